@@ -1,0 +1,23 @@
+// Shared jest settings: TypeScript through @swc/jest to CommonJS, node environment,
+// results written as JSON so the root test script can print one total line.
+/** @param {string} dir the package directory (pass __dirname) */
+module.exports = function jestConfig(dir, overrides = {}) {
+  return {
+    rootDir: dir,
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+    transform: {
+      '^.+\\.(t|j)sx?$': [
+        require.resolve('@swc/jest'),
+        {
+          jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' },
+          module: { type: 'commonjs' },
+          sourceMaps: 'inline',
+        },
+      ],
+    },
+    moduleFileExtensions: ['ts', 'js', 'json'],
+    testTimeout: 30000,
+    ...overrides,
+  };
+};
