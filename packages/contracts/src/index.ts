@@ -1,0 +1,8 @@
+export * from './ajv';
+export * from './problem';
+export * from './openapi';
+export * from './platform-auth';
+export * from './care-consult';
+export * from './memory';
+export { Type } from '@sinclair/typebox';
+export type { Static, TSchema } from '@sinclair/typebox';

@@ -1,0 +1,139 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Memory types (DESIGN section 6). */
+export const MEMORY_TYPES = ['EPISODIC', 'SEMANTIC', 'PROCEDURAL', 'WORKING'] as const;
+/** Memory sources (DESIGN section 6). */
+export const MEMORY_SOURCES = ['USER_STATED', 'AGENT_INFERRED', 'DOCUMENT', 'TOOL_OUTPUT', 'SYSTEM'] as const;
+
+const Id = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+$' });
+const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
+
+/** POST /api/v1/memory (document ingestion). */
+export const DocumentIngest = Type.Object(
+  {
+    id: Id,
+    text: Type.String({ minLength: 1, maxLength: 100000 }),
+    vector: Type.Array(Type.Number(), { minItems: 1, maxItems: 8192 }),
+    tags: Type.Optional(Tags),
+  },
+  { additionalProperties: false },
+);
+/** Document ingestion body. */
+export type DocumentIngest = Static<typeof DocumentIngest>;
+
+/** POST /api/v1/memory/remember. */
+export const RememberRequest = Type.Object(
+  {
+    id: Type.Optional(Id),
+    text: Type.String({ minLength: 1, maxLength: 20000 }),
+    type: Type.Union(MEMORY_TYPES.map((t) => Type.Literal(t))),
+    source: Type.Union(MEMORY_SOURCES.map((s) => Type.Literal(s))),
+    tags: Type.Optional(Tags),
+  },
+  { additionalProperties: false },
+);
+/** Remember body. */
+export type RememberRequest = Static<typeof RememberRequest>;
+
+/** POST /api/v1/memory/recall. */
+export const RecallRequest = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 4000 }),
+    topK: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  },
+  { additionalProperties: false },
+);
+/** Recall body. */
+export type RecallRequest = Static<typeof RecallRequest>;
+
+/** POST /api/v1/memory/{id}/reinforce. */
+export const ReinforceRequest = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('POSITIVE'), Type.Literal('NEGATIVE')]),
+    weight: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10 })),
+  },
+  { additionalProperties: false },
+);
+/** Reinforce body. */
+export type ReinforceRequest = Static<typeof ReinforceRequest>;
+
+/** POST /api/v1/memory/{id}/suppress. */
+export const SuppressRequest = Type.Object({ suppressed: Type.Boolean() }, { additionalProperties: false });
+/** Suppress body. */
+export type SuppressRequest = Static<typeof SuppressRequest>;
+
+/** POST /api/v1/memory/introspect. */
+export const IntrospectRequest = Type.Object(
+  { topic: Type.String({ minLength: 1, maxLength: 1000 }) },
+  { additionalProperties: false },
+);
+
+/** POST /api/v1/memory/reminder. */
+export const ReminderRequest = Type.Object(
+  {
+    text: Type.String({ minLength: 1, maxLength: 4000 }),
+    delaySeconds: Type.Integer({ minimum: 0, maximum: 31536000 }),
+    tags: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+/** Reminder body. */
+export type ReminderRequest = Static<typeof ReminderRequest>;
+
+/** POST /api/v1/memory/scratchpad. */
+export const ScratchpadRequest = Type.Object(
+  {
+    text: Type.String({ minLength: 1, maxLength: 8000 }),
+    ttlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 604800 })),
+  },
+  { additionalProperties: false },
+);
+/** Scratchpad body. */
+export type ScratchpadRequest = Static<typeof ScratchpadRequest>;
+
+/** POST /api/v1/memory/why-not. */
+export const WhyNotRequest = Type.Object(
+  {
+    memoryId: Id,
+    query: Type.String({ minLength: 1, maxLength: 4000 }),
+    topK: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  },
+  { additionalProperties: false },
+);
+/** Why-not body. */
+export type WhyNotRequest = Static<typeof WhyNotRequest>;
+
+/** GET /api/v1/system/status response. */
+export const SystemStatus = Type.Object({
+  status: Type.String(),
+  version: Type.String(),
+  uptime: Type.String(),
+  uptimeSeconds: Type.Integer({ minimum: 0 }),
+  port: Type.Integer(),
+  localLlmUrl: Type.String(),
+  localLlmModel: Type.String(),
+});
+
+/** GET /api/v1/system/health response. */
+export const SystemHealth = Type.Object({
+  status: Type.String(),
+  uptime: Type.String(),
+  timestamp: Type.String({ format: 'date-time' }),
+  components: Type.Object({
+    memory: Type.Object({ status: Type.String(), engine: Type.String() }),
+    llm: Type.Object({ status: Type.String(), model: Type.String(), baseUrl: Type.String() }),
+    tools: Type.Object({ status: Type.String(), count: Type.Integer() }),
+  }),
+});
+
+/** GET /api/v1/system/metrics response. */
+export const SystemMetrics = Type.Object({
+  jvm: Type.Object({
+    version: Type.String(),
+    vendor: Type.String(),
+    uptime: Type.String(),
+    heap: Type.Object({ used: Type.String(), max: Type.String(), total: Type.String() }),
+    processors: Type.Integer(),
+  }),
+  core: Type.Object({ tools: Type.Integer(), memoryEngine: Type.String(), llmModel: Type.String() }),
+});

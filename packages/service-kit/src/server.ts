@@ -1,0 +1,119 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { HealthRegistry } from './health';
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  app: Express;
+  port: number;
+  host?: string;
+  logger: Logger;
+  health?: HealthRegistry;
+  /** Closed in order after the server stopped accepting and in-flight work drained (pools, timers). */
+  onClose?: Array<() => Promise<void> | void>;
+  /** Upper bound for the whole shutdown before the process exits anyway. */
+  shutdownTimeoutMs?: number;
+  /** Install SIGTERM/SIGINT handlers that exit the process (true in main, false in tests). */
+  handleSignals?: boolean;
+}
+
+/** A running server with its shutdown. */
+export interface RunningServer {
+  server: http.Server;
+  port: number;
+  /** Registers a long-lived response (SSE) to be ended when shutdown begins; returns an unregister. */
+  trackStream(end: () => void): () => void;
+  /** Stops accepting, drains in-flight requests and streams, closes resources; idempotent. */
+  shutdown(reason?: string): Promise<void>;
+}
+
+/**
+ * Listens and wires graceful shutdown: readiness goes OUT_OF_SERVICE, the listener closes, idle keep-alive
+ * sockets are closed, open streams are asked to finish, busy sockets get until the timeout, then resources close.
+ */
+export function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { app, logger } = options;
+  const timeoutMs = options.shutdownTimeoutMs ?? 10000;
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65000;
+  server.headersTimeout = 66000;
+  const sockets = new Set<Socket>();
+  const busy = new WeakMap<Socket, number>();
+  const streams = new Set<() => void>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('request', (req, res) => {
+    const s = req.socket;
+    busy.set(s, (busy.get(s) ?? 0) + 1);
+    res.on('finish', () => busy.set(s, (busy.get(s) ?? 1) - 1));
+    res.on('close', () => {
+      if (closing && !busy.get(s)) s.end();
+    });
+  });
+  let closing = false;
+  let done: Promise<void> | undefined;
+
+  const shutdown = (reason = 'shutdown'): Promise<void> => {
+    if (done) return done;
+    closing = true;
+    done = (async () => {
+      logger.info({ reason }, 'shutting down');
+      options.health?.setDraining();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const end of streams) end();
+      for (const s of sockets) if (!busy.get(s)) s.end();
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          logger.warn({ open: sockets.size }, 'shutdown timeout reached, closing remaining connections');
+          for (const s of sockets) s.destroy();
+          resolve();
+        }, timeoutMs);
+        timer.unref();
+      });
+      await Promise.race([closed, expired]);
+      clearTimeout(timer);
+      for (const close of options.onClose ?? []) {
+        try {
+          await close();
+        } catch (err) {
+          logger.error({ err }, 'error while closing a resource');
+        }
+      }
+      logger.info('shutdown complete');
+    })();
+    return done;
+  };
+
+  if (options.handleSignals) {
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(sig, () => {
+        const hard = setTimeout(() => process.exit(1), timeoutMs + 2000);
+        hard.unref();
+        void shutdown(sig).then(() => process.exit(0));
+      });
+    }
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      const addr = server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : options.port;
+      logger.info({ port }, 'listening');
+      resolve({
+        server,
+        port,
+        trackStream(end) {
+          streams.add(end);
+          return () => streams.delete(end);
+        },
+        shutdown,
+      });
+    });
+  });
+}

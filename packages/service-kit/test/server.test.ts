@@ -1,0 +1,65 @@
+import http from 'node:http';
+import { createLogger, createServiceApp, finalizeApp, HealthRegistry, startServer } from '../src';
+
+const silent = createLogger({ name: 'test', level: 'silent' });
+
+function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('startServer graceful shutdown', () => {
+  it('finishes an in-flight request, ends open streams, refuses new connections and closes resources', async () => {
+    const app = createServiceApp({ logger: silent, corsOrigins: [] });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    app.get('/slow', async (_req, res) => {
+      await gate;
+      res.json({ finished: true });
+    });
+    const ref: { running?: Awaited<ReturnType<typeof startServer>> } = {};
+    app.get('/stream', (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write('event: message\ndata: {}\n\n');
+      const untrack = ref.running!.trackStream(() => {
+        res.end('event: done\ndata: [DONE]\n\n');
+      });
+      res.on('close', untrack);
+    });
+    finalizeApp(app);
+    const health = new HealthRegistry();
+    const closed: string[] = [];
+    const running = await startServer({ app, port: 0, host: '127.0.0.1', logger: silent, health, onClose: [() => void closed.push('pool')], shutdownTimeoutMs: 3000 });
+    ref.running = running;
+    const slow = get(running.port, '/slow');
+    const stream = get(running.port, '/stream');
+    await new Promise((r) => setTimeout(r, 100));
+    const stopping = running.shutdown('test');
+    expect((await health.readiness()).status).toBe('OUT_OF_SERVICE');
+    await expect(get(running.port, '/slow')).rejects.toThrow();
+    release();
+    expect(await slow).toEqual({ status: 200, body: '{"finished":true}' });
+    expect((await stream).body).toContain('data: [DONE]');
+    await stopping;
+    expect(closed).toEqual(['pool']);
+  });
+
+  it('destroys connections still busy when the timeout is reached', async () => {
+    const app = createServiceApp({ logger: silent, corsOrigins: [] });
+    app.get('/hang', () => undefined);
+    const running = await startServer({ app, port: 0, host: '127.0.0.1', logger: silent, shutdownTimeoutMs: 200 });
+    const hang = get(running.port, '/hang').catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    await running.shutdown();
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(await hang).toMatchObject({ code: 'ECONNRESET' });
+  });
+});
