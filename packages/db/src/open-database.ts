@@ -1,0 +1,97 @@
+import { sql } from 'drizzle-orm';
+import { redactUri, resolveDatabaseTarget } from './database-uri';
+import type { DatabaseKind, Db, Tx } from './database.types';
+import { DatabaseConfigError } from './database.errors';
+import { assertRoleName } from './identifier';
+import { openPglite, type OpenedDriver } from './pglite.driver';
+import { openPostgres } from './postgres.driver';
+import { ensureRoleSql } from './rls.sql';
+import { assertSafeRuntimeRole } from './runtime-role.guard';
+import { createTransactionRunners } from './tenant.transactions';
+
+/** Minimal logger shape (pino and console both fit). */
+export interface DatabaseLogger {
+  info: (...a: unknown[]) => void;
+  warn: (...a: unknown[]) => void;
+}
+
+/** Settings of `openDatabase`; a service fills them from its config (`DATABASE_URI`, `DATA_DIR`). */
+export interface OpenDatabaseOptions {
+  /** `DATABASE_URI`: unset -> PGlite in `dataDir`; `pglite://memory`; `postgres://` / `postgresql://`. */
+  uri?: string;
+  /** Folder of the file-backed PGlite (parents are created); default `.data/<appName>`. */
+  dataDir?: string;
+  /** Service name, e.g. `platform-auth`: default data folder and the server's `application_name`. */
+  appName: string;
+  /** The service's drizzle-kit output folder (generated and custom SQL migrations, `meta/_journal.json`). */
+  migrationsFolder: string;
+  /** NOLOGIN role tenant transactions run as, e.g. `care_auth_app`; a lower-case identifier. */
+  runtimeRole: string;
+  /** PGlite only: extensions to load (`vector` = pgvector). `CREATE EXTENSION` belongs in a migration. */
+  extensions?: Array<'vector'>;
+  /** Server only: maximum pooled connections (default 10). */
+  poolSize?: number;
+  /** Where to report opening and pool errors. */
+  logger?: DatabaseLogger;
+}
+
+/** An open, migrated database with tenant-scoped and system transactions. */
+export interface Database {
+  kind: DatabaseKind;
+  /** Plain drizzle handle running as the owner: migrations-level access, no tenant scope. Prefer the runners. */
+  db: Db;
+  /**
+   * Runs `fn` in a transaction as the runtime role with `app.tenant_id` = `tenantId`, so RLS shows and accepts
+   * only that tenant's rows. Blank ids are rejected with `TenantRequiredError`. Do not nest: use `tx`.
+   */
+  withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Runs `fn` in a transaction as the owner, across tenants: for platform-admin and system jobs (caller audits). */
+  withSystem<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Readiness check: `select 1`, rejects when the database is unreachable. */
+  ping(): Promise<void>;
+  /** Closes the pool or the embedded engine; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database `opts.uri` names, creates the runtime role if missing, applies the service's drizzle
+ * migrations, then refuses to return (`UnsafeRuntimeRoleError`) unless the runtime role is safe for RLS.
+ */
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  const runtimeRole = assertRoleName(opts.runtimeRole);
+  if (!opts.appName) throw new DatabaseConfigError('appName is required');
+  if (!opts.migrationsFolder) throw new DatabaseConfigError('migrationsFolder is required');
+  const target = resolveDatabaseTarget(opts.uri, opts.dataDir, opts.appName);
+  const logger = opts.logger;
+  const driver: OpenedDriver =
+    target.kind === 'pglite'
+      ? await openPglite(target.dataDir, opts.extensions ?? [])
+      : await openPostgres({
+          uri: target.uri,
+          appName: opts.appName,
+          poolSize: opts.poolSize,
+          onPoolError: (err) => logger?.warn({ err: err.message }, 'idle database connection failed'),
+        });
+  try {
+    await driver.migrate(opts.migrationsFolder, async (db) => {
+      await db.execute(sql.raw(ensureRoleSql(runtimeRole)));
+    });
+    await assertSafeRuntimeRole(driver.db, runtimeRole);
+  } catch (err) {
+    await driver.close().catch(() => undefined);
+    throw err;
+  }
+  const where = target.kind === 'postgres' ? redactUri(target.uri) : (target.dataDir ?? 'memory');
+  logger?.info({ kind: target.kind, where, runtimeRole }, 'database ready');
+  const runners = createTransactionRunners(driver.db, runtimeRole);
+  return {
+    kind: target.kind,
+    db: driver.db,
+    withTenant: runners.withTenant,
+    withSystem: runners.withSystem,
+    async ping() {
+      await driver.db.execute(sql`select 1`);
+    },
+    close: () => driver.close(),
+  };
+}
