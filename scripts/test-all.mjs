@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Runs every check of the monorepo in order (build, typecheck, lint, all test suites) and ends with one
+// plain total line "N passed, N failed" summed over every package's jest results.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const workspaces = ['packages', 'services']
+  .flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name)))
+  .filter((dir) => existsSync(join(dir, 'package.json')));
+const withTests = workspaces.filter((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.test);
+
+for (const [name, hint] of [
+  ['TEST_DATABASE_URI', 'PostgreSQL server tests'],
+  ['TEST_REDIS_URL', 'Redis tests'],
+]) {
+  if (!process.env[name]) console.warn(`NOTICE: ${name} is not set: ${hint} will be skipped (each prints why).`);
+}
+
+function run(args) {
+  console.log(`\n$ turbo ${args.join(' ')}`);
+  return spawnSync('pnpm', ['exec', 'turbo', ...args], { stdio: 'inherit', cwd: root }).status ?? 1;
+}
+
+for (const dir of withTests) rmSync(join(dir, '.jest-results.json'), { force: true });
+let failedSteps = 0;
+if (run(['run', 'build']) !== 0) failedSteps++;
+if (failedSteps === 0 && run(['run', 'typecheck', 'lint', '--continue']) !== 0) failedSteps++;
+if (failedSteps === 0 && run(['run', 'test', '--continue', '--concurrency=2']) !== 0) failedSteps++;
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const rows = [];
+for (const dir of withTests) {
+  const name = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name;
+  const file = join(dir, '.jest-results.json');
+  if (!existsSync(file)) {
+    rows.push([name, '-', '-', '-', 'no results (suite did not run)']);
+    failed++;
+    continue;
+  }
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
+  skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  rows.push([name, r.numPassedTests, r.numFailedTests, r.numPendingTests, r.numRuntimeErrorTestSuites ? `${r.numRuntimeErrorTestSuites} suites failed to run` : '']);
+}
+console.log('\n| package | passed | failed | skipped | note |\n|---|---|---|---|---|');
+for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+if (failedSteps) console.log(`\n${failedSteps} step(s) before or during the tests failed (see above).`);
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || failedSteps > 0 ? 1 : 0);
