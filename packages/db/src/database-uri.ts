@@ -33,7 +33,7 @@ export function resolveDatabaseTarget(uri: string | undefined, dataDir: string |
   if (scheme === 'postgres' || scheme === 'postgresql') return { kind: 'postgres', uri: value };
   if (scheme === 'mongodb' || scheme === 'mongodb+srv') {
     throw new DatabaseConfigError(
-      'DATABASE_URI points to MongoDB, but this service requires PostgreSQL: set DATABASE_URI to a postgres:// URI, ' +
+      'DATABASE_URI points to MongoDB, which is not supported: PostgreSQL is required. Set DATABASE_URI to a postgres:// URI, ' +
         `to ${PGLITE_MEMORY_URI}, or leave it unset for the embedded PostgreSQL (PGlite) under DATA_DIR`,
     );
   }

@@ -30,12 +30,12 @@ export class UnsafeRuntimeRoleError extends Error {
   }
 }
 
-/** `withTenant` was called without a usable tenant id; nothing was run. */
+/** `withTenant` was called without a usable tenant id (blank, NUL, lone surrogate); nothing was run. */
 export class TenantRequiredError extends Error {
   /** Stable machine-readable code. */
   readonly code = 'TENANT_REQUIRED';
 
-  constructor(message = 'A non-blank tenant id is required for a tenant transaction') {
+  constructor(message = 'A non-blank tenant id (well-formed text, no NUL) is required for a tenant transaction') {
     super(message);
     this.name = 'TenantRequiredError';
   }

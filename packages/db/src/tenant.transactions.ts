@@ -2,6 +2,14 @@ import { sql } from 'drizzle-orm';
 import { TenantRequiredError } from './database.errors';
 import type { Db, Tx } from './database.types';
 
+// PostgreSQL text cannot hold NUL, and lone surrogates are re-encoded as U+FFFD, which would let two distinct
+// ids share one tenant; both are refused with blank ids.
+const UNUSABLE = /[\u0000\p{Cs}]/u;
+
+function isUsableTenantId(tenantId: unknown): tenantId is string {
+  return typeof tenantId === 'string' && tenantId.trim() !== '' && !UNUSABLE.test(tenantId);
+}
+
 /** The two ways into a transaction: scoped to one tenant under RLS, or the audited cross-tenant system path. */
 export interface TransactionRunners {
   /** See `Database.withTenant`. */
@@ -19,7 +27,7 @@ export interface TransactionRunners {
 export function createTransactionRunners(db: Db, runtimeRole: string): TransactionRunners {
   return {
     async withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-      if (typeof tenantId !== 'string' || tenantId.trim() === '') throw new TenantRequiredError();
+      if (!isUsableTenantId(tenantId)) throw new TenantRequiredError();
       return db.transaction(async (tx) => {
         await tx.execute(
           sql`select set_config('role', ${runtimeRole}, true), set_config('app.tenant_id', ${tenantId}, true)`,
