@@ -3,8 +3,7 @@ import { DatabaseConfigError } from './database.errors';
 
 /** Where `openDatabase` connects, decided from `DATABASE_URI`. */
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir: string | undefined }
-  | { kind: 'postgres'; uri: string };
+  { kind: 'pglite'; dataDir: string | undefined } | { kind: 'postgres'; uri: string };
 
 /** The in-memory PGlite URI (tests, throwaway runs). */
 export const PGLITE_MEMORY_URI = 'pglite://memory';
@@ -25,7 +24,11 @@ export function redactUri(uri: string): string {
  * `.data/<appName>`), `pglite://memory` -> in-memory PGlite, `postgres://` / `postgresql://` -> server.
  * Anything else, MongoDB included, is a `DatabaseConfigError`.
  */
-export function resolveDatabaseTarget(uri: string | undefined, dataDir: string | undefined, appName: string): DatabaseTarget {
+export function resolveDatabaseTarget(
+  uri: string | undefined,
+  dataDir: string | undefined,
+  appName: string,
+): DatabaseTarget {
   const value = uri?.trim();
   if (!value) return { kind: 'pglite', dataDir: path.resolve(dataDir ?? path.join('.data', appName)) };
   if (value === PGLITE_MEMORY_URI) return { kind: 'pglite', dataDir: undefined };

@@ -35,7 +35,9 @@ export class TenantRequiredError extends Error {
   /** Stable machine-readable code. */
   readonly code = 'TENANT_REQUIRED';
 
-  constructor(message = 'A non-blank tenant id (well-formed text, no NUL) is required for a tenant transaction') {
+  constructor(
+    message = 'A non-blank tenant id (well-formed text, no NUL) is required for a tenant transaction',
+  ) {
     super(message);
     this.name = 'TenantRequiredError';
   }

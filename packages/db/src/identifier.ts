@@ -30,6 +30,7 @@ export function assertRoleName(name: unknown, what = 'runtimeRole'): string {
 /** Validates a table name, optionally schema-qualified (`schema.table`), each part a plain identifier. */
 export function assertTableName(name: unknown): string {
   const parts = typeof name === 'string' ? name.split('.') : [name];
-  if (parts.length > 2) throw new DatabaseConfigError(`table must be "table" or "schema.table", got ${JSON.stringify(name)}`);
+  if (parts.length > 2)
+    throw new DatabaseConfigError(`table must be "table" or "schema.table", got ${JSON.stringify(name)}`);
   return parts.map((part) => assertIdentifier(part, 'table')).join('.');
 }

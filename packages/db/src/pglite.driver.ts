@@ -19,7 +19,10 @@ export interface OpenedDriver {
  * (PGlite does not). `extensions: ['vector']` loads pgvector; `CREATE EXTENSION` stays the migrations' job so
  * the same migrations also work on a server.
  */
-export async function openPglite(dataDir: string | undefined, extensions: ReadonlyArray<'vector'>): Promise<OpenedDriver> {
+export async function openPglite(
+  dataDir: string | undefined,
+  extensions: ReadonlyArray<'vector'>,
+): Promise<OpenedDriver> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const loaded: Extensions = extensions.includes('vector') ? { vector } : {};
   const client = await PGlite.create(dataDir, { extensions: loaded });

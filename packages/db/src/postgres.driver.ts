@@ -17,7 +17,11 @@ export interface PostgresOptions {
 
 /** Opens a node-postgres pool; migrations run on one dedicated connection under an advisory lock. */
 export async function openPostgres(opts: PostgresOptions): Promise<OpenedDriver> {
-  const pool = new Pool({ connectionString: opts.uri, max: opts.poolSize ?? 10, application_name: opts.appName });
+  const pool = new Pool({
+    connectionString: opts.uri,
+    max: opts.poolSize ?? 10,
+    application_name: opts.appName,
+  });
   // An idle client dropped by the server emits 'error' on the pool; unhandled, that would kill the process.
   pool.on('error', opts.onPoolError);
   const db = drizzle({ client: pool });

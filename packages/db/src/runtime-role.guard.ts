@@ -22,7 +22,11 @@ interface RoleFacts extends Record<string, unknown> {
  * table in the schema. Owners skip non-forced RLS and can drop policies, so any of these breaks tenant isolation.
  * Throws `DatabaseConfigError` when the role does not exist.
  */
-export async function assertSafeRuntimeRole(db: Db | Tx, runtimeRole: string, opts: SafeRoleOptions = {}): Promise<void> {
+export async function assertSafeRuntimeRole(
+  db: Db | Tx,
+  runtimeRole: string,
+  opts: SafeRoleOptions = {},
+): Promise<void> {
   const role = assertRoleName(runtimeRole);
   const schema = assertIdentifier(opts.schema ?? 'public', 'schema');
   const result = await db.execute<RoleFacts>(sql`
@@ -36,12 +40,17 @@ export async function assertSafeRuntimeRole(db: Db | Tx, runtimeRole: string, op
     from pg_catalog.pg_roles r where r.rolname = ${role}`);
   const facts = result.rows[0];
   if (!facts) throw new DatabaseConfigError(`runtime role ${role} does not exist`);
-  const reasons: string[] = [];
-  if (facts.rolsuper) reasons.push('is a superuser (superusers ignore row-level security)');
-  if (facts.rolbypassrls) reasons.push('has BYPASSRLS');
-  if (facts.elevated_via?.length) reasons.push(`is a member of superuser/BYPASSRLS role(s): ${facts.elevated_via.join(', ')}`);
-  if (facts.owned?.length) reasons.push(`owns (or is a member of the owner of): ${facts.owned.join(', ')}`);
+  // A superuser counts as a member of every role, so the membership findings would only repeat this one.
+  const reasons: string[] = facts.rolsuper ? ['is a superuser (superusers ignore row-level security)'] : [];
+  if (!facts.rolsuper && facts.rolbypassrls) reasons.push('has BYPASSRLS');
+  if (!facts.rolsuper && facts.elevated_via?.length)
+    reasons.push(`is a member of superuser/BYPASSRLS role(s): ${facts.elevated_via.join(', ')}`);
+  if (!facts.rolsuper && facts.owned?.length)
+    reasons.push(`owns (or is a member of the owner of): ${facts.owned.join(', ')}`);
   if (reasons.length > 0) {
-    throw new UnsafeRuntimeRoleError(`runtime role ${role} is unsafe for tenant isolation: ${reasons.join('; ')}`, reasons);
+    throw new UnsafeRuntimeRoleError(
+      `runtime role ${role} is unsafe for tenant isolation: ${reasons.join('; ')}`,
+      reasons,
+    );
   }
 }

@@ -4,10 +4,15 @@ import type { Db, Tx } from './database.types';
 
 // PostgreSQL text cannot hold NUL, and lone surrogates are re-encoded as U+FFFD, which would let two distinct
 // ids share one tenant; both are refused with blank ids.
-const UNUSABLE = /[\u0000\p{Cs}]/u;
+const LONE_SURROGATE = /\p{Cs}/u;
 
 function isUsableTenantId(tenantId: unknown): tenantId is string {
-  return typeof tenantId === 'string' && tenantId.trim() !== '' && !UNUSABLE.test(tenantId);
+  return (
+    typeof tenantId === 'string' &&
+    tenantId.trim() !== '' &&
+    !tenantId.includes('\u0000') &&
+    !LONE_SURROGATE.test(tenantId)
+  );
 }
 
 /** The two ways into a transaction: scoped to one tenant under RLS, or the audited cross-tenant system path. */

@@ -65,7 +65,9 @@ export function serverTestUri(): string | undefined {
   if (uri) return uri;
   if (!warned) {
     warned = true;
-    console.warn('TEST_DATABASE_URI is not set: PostgreSQL server tests are skipped (PGlite tests still run)');
+    console.warn(
+      'TEST_DATABASE_URI is not set: PostgreSQL server tests are skipped (PGlite tests still run)',
+    );
   }
   return undefined;
 }

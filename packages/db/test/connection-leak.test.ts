@@ -18,12 +18,16 @@ async function sessionOf(db: Database['db'] | Tx): Promise<Session> {
 }
 
 type Op =
-  | { kind: 'tenant'; tenant: string; yields: number; fail: boolean }
-  | { kind: 'plain'; yields: number };
+  { kind: 'tenant'; tenant: string; yields: number; fail: boolean } | { kind: 'plain'; yields: number };
 
 const tenantId = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }).filter((s) => s.trim() !== '');
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('tenant' as const), tenant: tenantId, yields: fc.nat(3), fail: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('tenant' as const),
+    tenant: tenantId,
+    yields: fc.nat(3),
+    fail: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('plain' as const), yields: fc.nat(3) }),
 );
 
@@ -48,7 +52,9 @@ describeEachEngine('no tenant or role leak across checkouts', (engine) => {
   });
 
   it('shows no app.tenant_id and the original role after a withTenant that failed', async () => {
-    await expect(database.withTenant(unique('t'), () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(database.withTenant(unique('t'), () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     expect(await sessionOf(database.db)).toEqual({ role: owner, tenant: null });
     expect(await database.withSystem((tx) => sessionOf(tx))).toEqual({ role: owner, tenant: null });
   });

@@ -17,7 +17,9 @@ describeEachEngine('tenant isolation', (engine) => {
 
   async function seedNoteOf(tenant: string): Promise<string> {
     const id = unique('note');
-    await database.withTenant(tenant, (tx) => tx.insert(notes).values({ tenantId: tenant, id, body: 'original' }));
+    await database.withTenant(tenant, (tx) =>
+      tx.insert(notes).values({ tenantId: tenant, id, body: 'original' }),
+    );
     return id;
   }
 
@@ -46,16 +48,20 @@ describeEachEngine('tenant isolation', (engine) => {
 
   it("rejects an insert carrying tenant A's id inside tenant B's transaction (WITH CHECK)", async () => {
     const [a, b] = [unique('a'), unique('b')];
-    const forged = database.withTenant(b, (tx) => tx.insert(notes).values({ tenantId: a, id: 'x', body: 'forged' }));
+    const forged = database.withTenant(b, (tx) =>
+      tx.insert(notes).values({ tenantId: a, id: 'x', body: 'forged' }),
+    );
     await expect(forged.catch(pgMessage)).resolves.toMatch(/row-level security/);
     const seenByA = await database.withTenant(a, (tx) => tx.select().from(notes));
     expect(seenByA).toEqual([]);
   });
 
-  it("rejects moving a row to another tenant by updating tenant_id (WITH CHECK)", async () => {
+  it('rejects moving a row to another tenant by updating tenant_id (WITH CHECK)', async () => {
     const [a, b] = [unique('a'), unique('b')];
     const id = await seedNoteOf(a);
-    const moved = database.withTenant(a, (tx) => tx.update(notes).set({ tenantId: b }).where(eq(notes.id, id)));
+    const moved = database.withTenant(a, (tx) =>
+      tx.update(notes).set({ tenantId: b }).where(eq(notes.id, id)),
+    );
     await expect(moved.catch(pgMessage)).resolves.toMatch(/row-level security/);
   });
 
@@ -83,7 +89,9 @@ describeEachEngine('tenant isolation', (engine) => {
 
   it('refuses tenant ids PostgreSQL text would alter (NUL, lone surrogate) and non-strings', async () => {
     for (const bad of ['a\u0000b', 'a\ud800', '\udc00x', undefined, null, 42]) {
-      await expect(database.withTenant(bad as string, async () => 'ran')).rejects.toBeInstanceOf(TenantRequiredError);
+      await expect(database.withTenant(bad as string, async () => 'ran')).rejects.toBeInstanceOf(
+        TenantRequiredError,
+      );
     }
   });
 
@@ -106,7 +114,11 @@ describeEachEngine('tenant isolation', (engine) => {
     const [idA, idB] = [await seedNoteOf(a), await seedNoteOf(b)];
     const rows = await database.withSystem(async (tx) => {
       await tx.update(notes).set({ body: 'system' }).where(eq(notes.id, idB));
-      return tx.select().from(notes).where(sql`${notes.id} in (${idA}, ${idB})`).orderBy(notes.tenantId);
+      return tx
+        .select()
+        .from(notes)
+        .where(sql`${notes.id} in (${idA}, ${idB})`)
+        .orderBy(notes.tenantId);
     });
     expect(rows).toEqual([
       { tenantId: a, id: idA, body: 'original' },
