@@ -1,0 +1,23 @@
+// Public API of @care/crypto: stateless OAuth callback relay tickets (spec care-consult: Relay ticket).
+export { canonicalJson } from './canonical-json';
+export { DEFAULT_COMPANION_SCHEME, MAX_CALLBACK_URL_LENGTH, validateCallbackUrl } from './callback-url';
+export { issueRelayTicket } from './issue-relay-ticket';
+export type { IssueInput, IssueOptions, IssuedRelayTicket } from './issue-relay-ticket';
+export { DEFAULT_MAX_NONCE_ENTRIES, InMemoryNonceStore } from './nonce-store';
+export type { InMemoryNonceStoreOptions, NonceStore } from './nonce-store';
+export { DEFAULT_REDIS_NONCE_PREFIX, RedisNonceStore } from './redis-nonce-store';
+export type { RedisNonceStoreOptions, RedisSetClient } from './redis-nonce-store';
+export { RELAY_SERVER_ERROR_CODES, RelayError } from './relay-error';
+export type { RelayErrorCode } from './relay-error';
+export { MIN_RELAY_KEY_LENGTH } from './relay-keys';
+export type { RelayKeys } from './relay-keys';
+export { MAX_AUTHORIZATION_CODE_LENGTH, resolveRelayTicket } from './resolve-relay-ticket';
+export type { RelayResolution, ResolveInput } from './resolve-relay-ticket';
+export {
+  MAX_RELAY_ID_LENGTH,
+  MAX_RELAY_TICKET_LENGTH,
+  MAX_RELAY_TICKET_TTL_SECONDS,
+  RELAY_CLOCK_SKEW_SECONDS,
+  RELAY_PROTOCOL_VERSION,
+} from './relay-ticket';
+export type { RelayTicketPayload } from './relay-ticket';

@@ -1,0 +1,103 @@
+import { DEFAULT_COMPANION_SCHEME, assertCompanionScheme, validateCallbackUrl } from './callback-url';
+import type { NonceStore } from './nonce-store';
+import { RelayError } from './relay-error';
+import { relayKeyList, verifySegment } from './relay-keys';
+import type { RelayKeys } from './relay-keys';
+import {
+  MAX_RELAY_TICKET_LENGTH,
+  MAX_RELAY_TICKET_TTL_SECONDS,
+  RELAY_CLOCK_SKEW_SECONDS,
+  decodePayloadSegment,
+  splitTicket,
+} from './relay-ticket';
+
+/** Longest authorization code accepted, in characters. */
+export const MAX_AUTHORIZATION_CODE_LENGTH = 4096;
+
+/** Inputs of a resolution: the callback's `state` (the ticket) and `code`, plus the caller's nonce store and keys. */
+export interface ResolveInput {
+  relayTicket: string | undefined | null;
+  authorizationCode: string | undefined | null;
+  consumedNonces: NonceStore;
+  keys: RelayKeys;
+  /** Current time in milliseconds (default Date.now). */
+  now?: () => number;
+  /** Deep-link scheme of the companion app (default `careapp`). */
+  companionScheme?: string;
+}
+
+/** The resolution result, exactly the spec's fields. */
+export interface RelayResolution {
+  redirect_target: string;
+  connection_id: string;
+  profile_id: string;
+  user_id: string;
+  nonce: string;
+  stateless: true;
+  tokens_stored: false;
+}
+
+function requireParameter(value: unknown, max: number): string {
+  // A non-string (for example a repeated query parameter parsed into an array) counts as missing.
+  if (typeof value !== 'string' || value.trim().length === 0) {
+    throw new RelayError('RELAY_MISSING_PARAMETER', 'code and state are required');
+  }
+  if (value.length > max) throw new RelayError('RELAY_PARAMETER_TOO_LONG', 'code or state is too long');
+  return value;
+}
+
+/**
+ * Resolves a relay callback with the spec's six checks, in order, failing closed with a RelayError:
+ * 1 presence (MISSING_PARAMETER, PARAMETER_TOO_LONG); 2 structure and HMAC against current then previous keys
+ * (MALFORMED_TICKET, BAD_SIGNATURE; the payload is parsed only after the signature matched); 3 time (EXPIRED when
+ * `exp` is before now, TTL_TOO_LONG when `exp - iat` > 120, INVALID_TTL when < 1, ISSUED_IN_FUTURE when `iat` is
+ * more than RELAY_CLOCK_SKEW_SECONDS ahead); 4 nonce consumed in the store (NONCE_REPLAYED); 5 callback allowlist
+ * (CALLBACK_NOT_ALLOWED); 6 the result. Only step 4 writes, and only to the caller's store.
+ */
+export async function resolveRelayTicket(input: ResolveInput): Promise<RelayResolution> {
+  const keyList = relayKeyList(input.keys);
+  const companionScheme = input.companionScheme ?? DEFAULT_COMPANION_SCHEME;
+  assertCompanionScheme(companionScheme);
+  const nowMs = (input.now ?? Date.now)();
+
+  // 1. Presence.
+  const code = requireParameter(input.authorizationCode, MAX_AUTHORIZATION_CODE_LENGTH);
+  const ticket = requireParameter(input.relayTicket, MAX_RELAY_TICKET_LENGTH);
+
+  // 2. Signature (structure first, so only well-formed strings reach the HMAC).
+  const { segment, signature } = splitTicket(ticket);
+  if (!verifySegment(segment, signature, keyList)) {
+    throw new RelayError('RELAY_BAD_SIGNATURE', 'relay ticket signature does not match');
+  }
+  const payload = decodePayloadSegment(segment);
+
+  // 3. Time.
+  if (payload.exp * 1000 < nowMs) throw new RelayError('RELAY_EXPIRED', 'relay ticket has expired');
+  const ttl = payload.exp - payload.iat;
+  if (ttl > MAX_RELAY_TICKET_TTL_SECONDS) throw new RelayError('RELAY_TTL_TOO_LONG', 'relay ticket lifetime is too long');
+  if (ttl < 1) throw new RelayError('RELAY_INVALID_TTL', 'relay ticket lifetime is invalid');
+  if ((payload.iat - RELAY_CLOCK_SKEW_SECONDS) * 1000 > nowMs) {
+    throw new RelayError('RELAY_ISSUED_IN_FUTURE', 'relay ticket is issued in the future');
+  }
+
+  // 4. Single use.
+  if (!(await input.consumedNonces.consume(payload.nonce, payload.exp))) {
+    throw new RelayError('RELAY_NONCE_REPLAYED', 'relay ticket was already used');
+  }
+
+  // 5. Allowlist again: a key holder's mistake must not become an open redirect.
+  const target = validateCallbackUrl(payload.cb, companionScheme);
+
+  // 6. Result.
+  target.searchParams.set('code', code);
+  target.searchParams.set('state', ticket);
+  return {
+    redirect_target: target.href,
+    connection_id: payload.cid,
+    profile_id: payload.pid,
+    user_id: payload.uid,
+    nonce: payload.nonce,
+    stateless: true,
+    tokens_stored: false,
+  };
+}
