@@ -6,6 +6,7 @@ import type { OpenedDriver } from './pglite.driver';
 // Replicas starting together must not both apply the same migration. Advisory lock keys are scoped to the
 // current database, so one constant serves every service (each has its own database).
 const MIGRATION_LOCK_KEY = 7_340_211;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Settings of `openPostgres`. */
 export interface PostgresOptions {
@@ -21,6 +22,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<OpenedDriver>
     connectionString: opts.uri,
     max: opts.poolSize ?? 10,
     application_name: opts.appName,
+    // Without a bound, an unreachable server makes startup and readiness checks hang instead of failing.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
   // An idle client dropped by the server emits 'error' on the pool; unhandled, that would kill the process.
   pool.on('error', opts.onPoolError);

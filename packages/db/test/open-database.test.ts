@@ -40,6 +40,11 @@ describe('DATABASE_URI', () => {
     expect((err as Error).message).not.toContain('hunter2');
   });
 
+  it('fails to open, rather than hang, when the server refuses connections', async () => {
+    const opening = openDatabase({ ...options, uri: 'postgres://nobody@127.0.0.1:1/none' });
+    await expect(opening).rejects.toThrow(/ECONNREFUSED|connect/);
+  });
+
   it('maps unset and blank to file-backed PGlite under .data/<appName>, or dataDir when given', () => {
     const fallback = { kind: 'pglite', dataDir: path.resolve('.data', 'platform-auth') };
     expect(resolveDatabaseTarget(undefined, undefined, 'platform-auth')).toEqual(fallback);
