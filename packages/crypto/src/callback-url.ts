@@ -9,7 +9,19 @@ export const DEFAULT_COMPANION_SCHEME = 'careapp';
 const LOOPBACK_PREFIX = 'http://127.0.0.1';
 const SCHEME_PATTERN = /^[a-z][a-z0-9+.-]{0,31}$/;
 // Schemes with WHATWG "special" parsing or script/data semantics can never be a companion deep link.
-const FORBIDDEN_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'file', 'javascript', 'data', 'blob', 'about', 'vbscript']);
+const FORBIDDEN_SCHEMES = new Set([
+  'http',
+  'https',
+  'ws',
+  'wss',
+  'ftp',
+  'file',
+  'javascript',
+  'data',
+  'blob',
+  'about',
+  'vbscript',
+]);
 // Whitespace (ASCII and Unicode), C0/C1 controls, backslash and the fragment marker, anywhere in the raw string.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FORBIDDEN_RAW = /[\s\u0000-\u001f\u007f-\u009f\\#]/;
@@ -23,7 +35,10 @@ function reject(): never {
 /** Checks a companion scheme from configuration; throws RELAY_INVALID_COMPANION_SCHEME when unusable. */
 export function assertCompanionScheme(scheme: string): void {
   if (typeof scheme !== 'string' || !SCHEME_PATTERN.test(scheme) || FORBIDDEN_SCHEMES.has(scheme)) {
-    throw new RelayError('RELAY_INVALID_COMPANION_SCHEME', 'companion scheme is not a usable custom URL scheme');
+    throw new RelayError(
+      'RELAY_INVALID_COMPANION_SCHEME',
+      'companion scheme is not a usable custom URL scheme',
+    );
   }
 }
 

@@ -45,7 +45,11 @@ const NONCE_BYTES = 16;
  * control-character ids), RELAY_INVALID_TTL (not an integer in 1..120), RELAY_CALLBACK_NOT_ALLOWED,
  * RELAY_INVALID_KEY, RELAY_INVALID_COMPANION_SCHEME.
  */
-export function issueRelayTicket(input: IssueInput, keys: RelayKeys, opts: IssueOptions = {}): IssuedRelayTicket {
+export function issueRelayTicket(
+  input: IssueInput,
+  keys: RelayKeys,
+  opts: IssueOptions = {},
+): IssuedRelayTicket {
   const [signingKey] = relayKeyList(keys);
   if (input === null || typeof input !== 'object') {
     throw new RelayError('RELAY_INVALID_INPUT', 'issuance input is missing');
@@ -55,7 +59,10 @@ export function issueRelayTicket(input: IssueInput, keys: RelayKeys, opts: Issue
     throw new RelayError('RELAY_INVALID_INPUT', 'uid, pid and cid must be non-blank identifiers');
   }
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_RELAY_TICKET_TTL_SECONDS) {
-    throw new RelayError('RELAY_INVALID_TTL', `ttl_seconds must be an integer from 1 to ${MAX_RELAY_TICKET_TTL_SECONDS}`);
+    throw new RelayError(
+      'RELAY_INVALID_TTL',
+      `ttl_seconds must be an integer from 1 to ${MAX_RELAY_TICKET_TTL_SECONDS}`,
+    );
   }
   validateCallbackUrl(cb, opts.companionScheme ?? DEFAULT_COMPANION_SCHEME);
 
@@ -64,7 +71,8 @@ export function issueRelayTicket(input: IssueInput, keys: RelayKeys, opts: Issue
     throw new RelayError('RELAY_INVALID_INPUT', 'the random source must return 16 bytes');
   }
   const iat = Math.floor((opts.now ?? Date.now)() / 1000);
-  if (!Number.isSafeInteger(iat) || iat < 0) throw new RelayError('RELAY_INVALID_INPUT', 'the clock is unusable');
+  if (!Number.isSafeInteger(iat) || iat < 0)
+    throw new RelayError('RELAY_INVALID_INPUT', 'the clock is unusable');
   const payload: RelayTicketPayload = {
     v: RELAY_PROTOCOL_VERSION,
     uid,

@@ -32,7 +32,8 @@ export class RedisNonceStore implements NonceStore {
   private readonly now: () => number;
 
   constructor(options: RedisNonceStoreOptions) {
-    if (!options || typeof options.client?.set !== 'function') throw new TypeError('a Redis client is required');
+    if (!options || typeof options.client?.set !== 'function')
+      throw new TypeError('a Redis client is required');
     this.client = options.client;
     this.keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_NONCE_PREFIX;
     this.now = options.now ?? Date.now;

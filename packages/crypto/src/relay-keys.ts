@@ -18,11 +18,17 @@ const SIGNATURE_PATTERN = /^[0-9a-f]{64}$/;
 function checkKey(key: unknown): string | Buffer {
   // A string's length counts UTF-16 units; spread counts code points so a key of 16 emoji does not pass.
   // The first test skips the spread for long keys (a code point is at most two units).
-  if (typeof key === 'string' && (key.length >= 2 * MIN_RELAY_KEY_LENGTH || [...key].length >= MIN_RELAY_KEY_LENGTH)) {
+  if (
+    typeof key === 'string' &&
+    (key.length >= 2 * MIN_RELAY_KEY_LENGTH || [...key].length >= MIN_RELAY_KEY_LENGTH)
+  ) {
     return key;
   }
   if (Buffer.isBuffer(key) && key.length >= MIN_RELAY_KEY_LENGTH) return key;
-  throw new RelayError('RELAY_INVALID_KEY', `relay keys must have at least ${MIN_RELAY_KEY_LENGTH} characters`);
+  throw new RelayError(
+    'RELAY_INVALID_KEY',
+    `relay keys must have at least ${MIN_RELAY_KEY_LENGTH} characters`,
+  );
 }
 
 /** Validates the key set and returns it in verification order: current first, then previous. */
@@ -31,7 +37,8 @@ export function relayKeyList(keys: RelayKeys): Array<string | Buffer> {
     throw new RelayError('RELAY_INVALID_KEY', 'relay keys are missing');
   }
   const previous = keys.previous ?? [];
-  if (!Array.isArray(previous)) throw new RelayError('RELAY_INVALID_KEY', 'previous relay keys must be a list');
+  if (!Array.isArray(previous))
+    throw new RelayError('RELAY_INVALID_KEY', 'previous relay keys must be a list');
   return [checkKey(keys.current), ...previous.map(checkKey)];
 }
 

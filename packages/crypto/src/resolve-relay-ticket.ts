@@ -74,7 +74,8 @@ export async function resolveRelayTicket(input: ResolveInput): Promise<RelayReso
   // 3. Time.
   if (payload.exp * 1000 < nowMs) throw new RelayError('RELAY_EXPIRED', 'relay ticket has expired');
   const ttl = payload.exp - payload.iat;
-  if (ttl > MAX_RELAY_TICKET_TTL_SECONDS) throw new RelayError('RELAY_TTL_TOO_LONG', 'relay ticket lifetime is too long');
+  if (ttl > MAX_RELAY_TICKET_TTL_SECONDS)
+    throw new RelayError('RELAY_TTL_TOO_LONG', 'relay ticket lifetime is too long');
   if (ttl < 1) throw new RelayError('RELAY_INVALID_TTL', 'relay ticket lifetime is invalid');
   if ((payload.iat - RELAY_CLOCK_SKEW_SECONDS) * 1000 > nowMs) {
     throw new RelayError('RELAY_ISSUED_IN_FUTURE', 'relay ticket is issued in the future');
