@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { DEFAULT_FUSION, fuse, reinforcedStrength, scoreCandidate, TIERS, type CandidateEvidence } from './fusion';
+
+const NOW = new Date('2030-01-01T00:00:00Z');
+const DAY = 86_400_000;
+
+const rank = fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined });
+const candidate = fc.record({
+  id: fc.string({ minLength: 1, maxLength: 8 }),
+  tier: fc.constantFrom(...TIERS),
+  createdAt: fc.integer({ min: 0, max: 5000 }).map((d) => new Date(NOW.getTime() - d * DAY)),
+  strength: fc.double({ min: 0, max: 1, noNaN: true }),
+  vectorRank: rank,
+  textRank: rank,
+});
+
+describe('fused scoring', () => {
+  it('keeps relevance within [0, 1] and the score non-negative', () => {
+    fc.assert(
+      fc.property(candidate, (c) => {
+        const s = scoreCandidate(c, NOW);
+        return s.relevance >= 0 && s.relevance <= 1 + 1e-12 && s.score >= 0;
+      }),
+    );
+  });
+
+  it('gives the top relevance to a memory first in both searches', () => {
+    const s = scoreCandidate({ id: 'a', tier: 'episodic', createdAt: NOW, strength: 0.5, vectorRank: 1, textRank: 1 }, NOW);
+    expect(s.relevance).toBeCloseTo(1, 12);
+  });
+
+  it('never lowers the score when a search ranks the memory better', () => {
+    fc.assert(
+      fc.property(candidate, fc.integer({ min: 1, max: 499 }), (c, r) => {
+        const worse = scoreCandidate({ ...c, vectorRank: r + 1 }, NOW).score;
+        const better = scoreCandidate({ ...c, vectorRank: r }, NOW).score;
+        return better > worse;
+      }),
+    );
+  });
+
+  it('rates a match in both searches above a match in one at the same rank', () => {
+    fc.assert(
+      fc.property(candidate, fc.integer({ min: 1, max: 500 }), (c, r) => {
+        const one = scoreCandidate({ ...c, vectorRank: r, textRank: undefined }, NOW).score;
+        const both = scoreCandidate({ ...c, vectorRank: r, textRank: r }, NOW).score;
+        return both > one;
+      }),
+    );
+  });
+
+  it('bounds the recency penalty so a years-old memory keeps most of its score', () => {
+    fc.assert(
+      fc.property(candidate, (c) => {
+        const fresh = scoreCandidate({ ...c, createdAt: NOW }, NOW).score;
+        const old = scoreCandidate(c, NOW).score;
+        return old <= fresh + 1e-12 && old >= fresh * (1 - DEFAULT_FUSION.recencyWeight) - 1e-12;
+      }),
+    );
+  });
+
+  it('lets a relevant ten-year-old memory outrank a fresh one that only one search found', () => {
+    const old = { id: 'old', tier: 'episodic' as const, createdAt: new Date(NOW.getTime() - 3650 * DAY), strength: 0.5, vectorRank: 1, textRank: 1 };
+    const fresh = { id: 'fresh', tier: 'episodic' as const, createdAt: NOW, strength: 0.5, vectorRank: 2 };
+    expect(fuse([fresh, old], NOW, 2).map((c) => c.id)).toEqual(['old', 'fresh']);
+  });
+
+  it('raises the score with strength, all else equal', () => {
+    fc.assert(
+      fc.property(candidate, fc.double({ min: 0, max: 0.99, noNaN: true }), (c, s) => {
+        const c2 = { ...c, vectorRank: c.vectorRank ?? 1 };
+        return scoreCandidate({ ...c2, strength: s + 0.01 }, NOW).score > scoreCandidate({ ...c2, strength: s }, NOW).score;
+      }),
+    );
+  });
+});
+
+describe('fuse', () => {
+  it('returns at most topK results, best first, leaving out memories no search found', () => {
+    fc.assert(
+      fc.property(fc.array(candidate, { maxLength: 40 }), fc.integer({ min: 0, max: 50 }), (cs, k) => {
+        const out = fuse(cs, NOW, k);
+        const found = cs.filter((c) => c.vectorRank !== undefined || c.textRank !== undefined).length;
+        const sorted = out.every((r, i) => i === 0 || out[i - 1].signals.score >= r.signals.score);
+        return out.length === Math.min(k, found) && sorted && out.every((r) => r.vectorRank !== undefined || r.textRank !== undefined);
+      }),
+    );
+  });
+
+  it('orders the same candidates the same way whatever order they arrive in', () => {
+    const unique = fc.uniqueArray(candidate, { selector: (c) => c.id, maxLength: 30 });
+    fc.assert(
+      fc.property(unique.chain((cs) => fc.tuple(fc.constant(cs), fc.shuffledSubarray(cs, { minLength: cs.length }))), ([a, b]) => {
+        const ids = (cs: CandidateEvidence[]) => fuse(cs, NOW, 100).map((c) => c.id);
+        expect(ids(b)).toEqual(ids(a));
+      }),
+    );
+  });
+});
+
+describe('reinforcedStrength', () => {
+  it('moves strength up on a positive outcome and down on a negative one, staying within [0, 1]', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 10, noNaN: true }), (s, w) => {
+        const up = reinforcedStrength(s, 'POSITIVE', w);
+        const down = reinforcedStrength(s, 'NEGATIVE', w);
+        return up >= s && down <= s && up <= 1 && down >= 0 && // Strictly, except where floating point cannot hold a smaller step (next to the bounds).
+          (s > 1 - 1e-9 || up > s) && (s < 1e-300 || down < s);
+      }),
+    );
+  });
+});
