@@ -1,0 +1,122 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { abortError } from '../provider.errors';
+import type { ChatProvider, ProviderEvent, ProviderMessage, ProviderRequest } from '../provider.types';
+import type { SkillLibrary, SkillReference } from '../skill-library';
+import { Bm25Index, splitPassages, type Passage } from './retrieval';
+import { composeAnswer, toTokens, type AnswerSource, type MissingReason } from './builtin.answer';
+
+/** Name of the tool the engine asks for to read a skill reference (the tool registry's name). */
+export const READ_REFERENCE_TOOL = 'read_skill_reference';
+
+/** Settings of the built-in engine. */
+export interface BuiltinProviderOptions {
+  library: SkillLibrary;
+  /** Tokens sent before yielding to the event loop, so many concurrent streams progress together. */
+  tokensPerTick?: number;
+}
+
+/**
+ * The offline engine: no network and no weights. First turn: it retrieves (BM25) the reference document of the
+ * agent's skills that best matches the question and asks for it through the read tool, so policy and tool
+ * events apply as for any model. Second turn: it answers with the best passages of what the tool returned,
+ * streamed word by word. Without the read tool it answers from the SKILL.md bodies.
+ */
+export class BuiltinProvider implements ChatProvider {
+  readonly id = 'builtin' as const;
+  readonly model = 'builtin-retrieval';
+  readonly offline = true;
+  private readonly library: SkillLibrary;
+  private readonly tokensPerTick: number;
+  private readonly indexes = new Map<string, Promise<Bm25Index<SkillReference>>>();
+
+  constructor(options: BuiltinProviderOptions) {
+    this.library = options.library;
+    this.tokensPerTick = options.tokensPerTick ?? 16;
+  }
+
+  async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+    const { signal } = request;
+    if (signal.aborted) throw abortError(signal);
+    const lastUser = findLastIndex(request.messages, (m) => m.role === 'user');
+    const question = lastUser >= 0 ? request.messages[lastUser].content : '';
+    const results = request.messages.slice(lastUser + 1).filter((m) => m.role === 'tool' && m.toolName === READ_REFERENCE_TOOL);
+    const canRead = request.tools.some((t) => t.name === READ_REFERENCE_TOOL);
+    if (!results.length && canRead) {
+      const pick = await this.pickReference(request.agent.skills, question);
+      if (pick) {
+        yield {
+          type: 'tool_call',
+          call: { id: `builtin_${pick.skill}_${pick.reference}`, name: READ_REFERENCE_TOOL, arguments: { skill: pick.skill, reference: pick.reference } },
+        };
+        yield { type: 'end', reason: 'tool_calls' };
+        return;
+      }
+    }
+    const text = await this.answer(request, question, results);
+    let sent = 0;
+    for (const token of toTokens(text)) {
+      if (signal.aborted) throw abortError(signal);
+      yield { type: 'text', text: token };
+      if (++sent % this.tokensPerTick === 0) await yieldToLoop();
+    }
+    yield { type: 'end', reason: 'stop' };
+  }
+
+  private async answer(request: ProviderRequest, question: string, results: ProviderMessage[]): Promise<string> {
+    const ok = results.filter((m) => !m.isError && m.content.trim());
+    const sources: AnswerSource[] = ok.map((m) => ({ title: firstHeading(m.content) ?? 'reference', text: m.content }));
+    let missing: MissingReason = 'none';
+    if (!sources.length && results.length) missing = results.some((m) => /not allowed/i.test(m.content)) ? 'denied' : 'failed';
+    let fallback: string | undefined;
+    if (!sources.length) {
+      const skills: AnswerSource[] = [];
+      for (const id of request.agent.skills) {
+        const skill = await this.library.readSkill(id);
+        if (skill) skills.push({ title: id, text: `${skill.description}\n\n${skill.body}` });
+      }
+      fallback = skills.length ? generalGuidance(question, skills) : undefined;
+    }
+    return composeAnswer({ agentName: request.agent.name, question, sources, missing, fallback });
+  }
+
+  private async pickReference(skills: string[], question: string): Promise<SkillReference | undefined> {
+    if (!skills.length) return undefined;
+    const key = skills.join('\u0000');
+    let index = this.indexes.get(key);
+    if (!index) {
+      index = this.buildIndex(skills);
+      this.indexes.set(key, index);
+      index.catch(() => this.indexes.delete(key));
+    }
+    const [best] = (await index).search(question, 1);
+    return best?.source;
+  }
+
+  private async buildIndex(skills: string[]): Promise<Bm25Index<SkillReference>> {
+    const passages: Array<Passage<SkillReference>> = [];
+    for (const ref of await this.library.listReferences(skills)) {
+      const text = await this.library.readReference(ref.skill, ref.reference);
+      if (!text) continue;
+      splitPassages(text).forEach((p, position) =>
+        passages.push({ source: ref, text: p.text, heading: `${ref.title} ${p.heading}`, position }),
+      );
+    }
+    return new Bm25Index(passages);
+  }
+}
+
+function generalGuidance(question: string, skills: AnswerSource[]): string {
+  // Only the skill's own summary lines: procedure steps aimed at the agent would read oddly to a person.
+  const summary = skills.map((s) => s.text.split('\n')[0]).filter(Boolean);
+  const hint = question ? ' It can help to write down your question and when it started before you call.' : '';
+  return `This area covers: ${summary.join(' ')}${hint}`;
+}
+
+function firstHeading(markdown: string): string | undefined {
+  return /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim();
+}
+
+function findLastIndex<T>(items: T[], pred: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (pred(items[i])) return i;
+  return -1;
+}

@@ -1,0 +1,117 @@
+// Small lexical retrieval (BM25) for the built-in engine: no model weights, deterministic, fast enough to run
+// per request over a few dozen reference documents.
+
+const STOPWORDS = new Set(
+  ('a an and are as at be been but by can could do does did for from had has have how i if in into is it its me my ' +
+    'of on or our she he so that the their them then there these they this to was we were what when where which who ' +
+    'why will with would you your about should shall just also am any some than too very not no more most').split(' '),
+);
+
+/** Lower-cases, splits on non-letters/digits, drops stopwords and folds simple plurals ("risks" -> "risk"). */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (raw.length < 2 || STOPWORDS.has(raw)) continue;
+    out.push(stem(raw));
+  }
+  return out;
+}
+
+function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
+  return word;
+}
+
+/** A retrievable passage and where it came from. */
+export interface Passage<TSource> {
+  source: TSource;
+  text: string;
+  /** Section heading: query words found here add their weight again, since a heading says what a section is about. */
+  heading?: string;
+  /** Position within its source, to put chosen passages back in reading order. */
+  position: number;
+}
+
+/** A passage with its BM25 score for one query. */
+export interface ScoredPassage<TSource> extends Passage<TSource> {
+  score: number;
+}
+
+/** BM25 index over passages; build once per document set, query many times. */
+export class Bm25Index<TSource> {
+  private readonly docs: Array<{ passage: Passage<TSource>; tf: Map<string, number>; heading: Set<string>; length: number }>;
+  private readonly df = new Map<string, number>();
+  private readonly avgLength: number;
+
+  constructor(
+    passages: Array<Passage<TSource>>,
+    private readonly k1 = 1.2,
+    private readonly b = 0.75,
+    private readonly headingWeight = 1.5,
+  ) {
+    this.docs = passages.map((passage) => {
+      const tf = new Map<string, number>();
+      const terms = tokenize(passage.text);
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const t of tf.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      return { passage, tf, heading: new Set(tokenize(passage.heading ?? '')), length: terms.length };
+    });
+    this.avgLength = this.docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.docs.length);
+  }
+
+  /** Passages with a positive score, best first (ties keep index order, so results are deterministic). */
+  search(query: string, limit = 5): Array<ScoredPassage<TSource>> {
+    const terms = [...new Set(tokenize(query))];
+    const n = this.docs.length;
+    const scored: Array<ScoredPassage<TSource> & { order: number }> = [];
+    this.docs.forEach((d, order) => {
+      let score = 0;
+      for (const t of terms) {
+        const df = this.df.get(t) ?? 0;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        if (d.heading.has(t)) score += this.headingWeight * idf;
+        const f = d.tf.get(t);
+        if (!f) continue;
+        score += (idf * f * (this.k1 + 1)) / (f + this.k1 * (1 - this.b + (this.b * d.length) / (this.avgLength || 1)));
+      }
+      if (score > 0) scored.push({ ...d.passage, score, order });
+    });
+    scored.sort((x, y) => y.score - x.score || x.order - y.order);
+    return scored.slice(0, limit).map(({ order: _order, ...rest }) => rest);
+  }
+}
+
+/** A passage of a Markdown document and the heading it sits under. */
+export interface MarkdownPassage {
+  heading: string;
+  text: string;
+}
+
+/**
+ * Splits a Markdown document into paragraphs and list blocks under their section (level 2+) heading; front
+ * matter, headings and table rules removed. The level-1 title names the whole document, so it is no section.
+ */
+export function splitPassages(markdown: string): MarkdownPassage[] {
+  const body = markdown.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
+  const out: MarkdownPassage[] = [];
+  let heading = '';
+  for (const block of body.split(/\r?\n\s*\r?\n/)) {
+    const text: string[] = [];
+    for (const raw of block.split(/\r?\n/)) {
+      const line = raw.trim();
+      if (!line) continue;
+      const h = /^(#{1,6})\s+(.*)$/.exec(line);
+      if (h) heading = h[1].length === 1 ? '' : h[2].trim();
+      else if (!/^\|?[\s:|-]*-{3,}[\s:|-]*$/.test(line)) text.push(line);
+    }
+    if (!text.length) continue;
+    // Source files are hard-wrapped: continuation lines rejoin their sentence, list items keep their own line.
+    const joined = text.reduce((acc, line, i) => (i === 0 ? line : /^([-*+]|\d+[.)]|\|)\s/.test(line) ? `${acc}\n${line}` : `${acc} ${line}`), '');
+    const prev = out[out.length - 1];
+    // "Call emergency services for:" belongs with the list under it: one passage, so it is quoted whole.
+    if (prev && prev.heading === heading && prev.text.endsWith(':')) prev.text += `\n${joined}`;
+    else out.push({ heading, text: joined });
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+/** A message as the chat providers see it; `tool` messages carry a tool result back to the model. */
+export interface ProviderMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  /** Tool calls the assistant asked for (assistant messages only). */
+  toolCalls?: ProviderToolCall[];
+  /** Which call a `tool` message answers. */
+  toolCallId?: string;
+  /** Name of the tool a `tool` message answers (Ollama matches results by name). */
+  toolName?: string;
+  /** A `tool` message reporting a failed or refused call. */
+  isError?: boolean;
+}
+
+/** A tool call requested by the model, arguments already parsed. */
+export interface ProviderToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A tool offered to the model: name, purpose and a JSON Schema of its parameters. */
+export interface ProviderToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** What the agent is, for engines that answer from its skill documents (hosted models ignore it). */
+export interface ProviderAgentContext {
+  id: string;
+  name: string;
+  skills: string[];
+}
+
+/** One model call: a system prompt, the conversation, the tools on offer, and the abort signal. */
+export interface ProviderRequest {
+  system: string;
+  messages: ProviderMessage[];
+  tools: ProviderToolSpec[];
+  agent: ProviderAgentContext;
+  signal: AbortSignal;
+  maxTokens?: number;
+}
+
+/** What a provider streams back: text chunks, complete tool calls, then one `end`. */
+export type ProviderEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; call: ProviderToolCall }
+  | { type: 'end'; reason: 'stop' | 'tool_calls' | 'length' | 'other' };
+
+/** Provider ids, as configured by LLM_PROVIDER and reported by /api/models. */
+export const PROVIDER_IDS = ['builtin', 'openai', 'anthropic', 'ollama'] as const;
+/** One provider id. */
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+/** A chat model behind one interface, whatever the vendor or wire format. */
+export interface ChatProvider {
+  readonly id: ProviderId;
+  readonly model: string;
+  /** True for the built-in engine: no network, answers from the workspace only. */
+  readonly offline: boolean;
+  /** Streams one model turn; must stop promptly (and reject with an abort error) once `signal` aborts. */
+  stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
+}
