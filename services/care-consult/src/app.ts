@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Router, type Express } from 'express';
+import type { Database } from '@care/db';
+import { createServiceApp, finalizeApp, type AccessTokenVerifier, type Logger, type Metrics } from '@care/service-kit';
+import { corsOrigins, type AppConfig } from './config';
+import { createVerifier, requireBearer } from './auth/auth.middleware';
+import { AuditService } from './audit/audit.service';
+import { createAuditRouter } from './audit/audit.routes';
+import { CatalogService } from './catalog/catalog.service';
+import type { CatalogStore } from './catalog/catalog.store';
+import { createCatalogRouter } from './catalog/catalog.routes';
+import { HealthService } from './health/health.service';
+import { createHealthRouter } from './health/health.routes';
+import { ModelsService } from './models/models.service';
+import { createModelsRouter } from './models/models.routes';
+import type { FetchFn } from './models/http-probe';
+
+/** Everything the routers need; built once in main (or per test file) and passed down. No singletons. */
+export interface AppDeps {
+  config: AppConfig;
+  logger: Logger;
+  database: Database;
+  /** The loaded workspace (agents, skills, search index); reloads itself when watched. */
+  catalog: CatalogStore;
+  catalogService: CatalogService;
+  /** The audit writer every feature calls: `audit.record({tenantId, actorId, action, ...})`. */
+  audit: AuditService;
+  models: ModelsService;
+  health: HealthService;
+  verifier: AccessTokenVerifier;
+  /** Outbound HTTP (probes, provider model lists); tests pass their own. */
+  fetch: FetchFn;
+  clock: () => Date;
+  metrics?: Metrics;
+  /** True once shutdown began: health answers 503 so load balancers drain this replica. */
+  isDraining: () => boolean;
+}
+
+/** The parts main (or a test) must supply; the rest of {@link AppDeps} is derived, and any part can be overridden. */
+export type CoreDeps = Pick<AppDeps, 'config' | 'logger' | 'database' | 'catalog'> & Partial<AppDeps> & { version?: string; startedAt?: number };
+
+/** The package version reported by `/api/health` (same path from `src/` and `dist/`). */
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Builds the derived services from the core dependencies. */
+export function createAppDeps(core: CoreDeps): AppDeps {
+  const clock = core.clock ?? (() => new Date());
+  const now = () => clock().getTime();
+  const fetchFn = core.fetch ?? fetch;
+  const models = core.models ?? new ModelsService(core.config, fetchFn, now);
+  return {
+    ...core,
+    clock,
+    fetch: fetchFn,
+    models,
+    catalogService: core.catalogService ?? new CatalogService(core.catalog),
+    audit: core.audit ?? new AuditService(core.database, core.logger, clock),
+    verifier: core.verifier ?? createVerifier(core.config),
+    isDraining: core.isDraining ?? (() => false),
+    health:
+      core.health ??
+      new HealthService({
+        config: core.config,
+        catalog: core.catalog,
+        models,
+        pingDatabase: () => core.database.ping(),
+        fetch: fetchFn,
+        version: core.version ?? packageVersion(),
+        startedAt: core.startedAt ?? now(),
+        now,
+      }),
+  };
+}
+
+/**
+ * The care-consult HTTP app (no listen). Every `/api` route needs a bearer token except the open routes
+ * listed in auth.middleware (health, relay callback). Feature routers are mounted below, one line each,
+ * with paths relative to `/api`.
+ */
+export function createApp(deps: AppDeps): Express {
+  const app = createServiceApp({ logger: deps.logger, corsOrigins: corsOrigins(deps.config), metrics: deps.metrics });
+  const api = Router();
+  api.use(requireBearer(deps.verifier));
+  api.use(createHealthRouter(deps));
+  api.use(createCatalogRouter(deps));
+  api.use(createModelsRouter(deps));
+  api.use(createAuditRouter(deps));
+  app.use('/api', api);
+  return finalizeApp(app);
+}

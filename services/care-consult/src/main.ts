@@ -1,0 +1,49 @@
+import { ConfigError, createLogger, createMetrics, HealthRegistry, startServer } from '@care/service-kit';
+import { createApp, createAppDeps } from './app';
+import { CatalogStore } from './catalog/catalog.store';
+import { loadAppConfig, workspaceRoot, type AppConfig } from './config';
+import { openCareConsultDatabase } from './db/database';
+
+/** Entry point: config (exit 1 before listening if wrong), database, workspace, app, server with graceful shutdown. */
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadAppConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ name: 'care-consult', level: config.LOG_LEVEL });
+  if (!config.JWT_SECRET && config.AUTH_PROVIDER === 'builtin') {
+    logger.warn('JWT_SECRET is not set: every /api request except health and the relay callback will be refused');
+  }
+  const database = await openCareConsultDatabase({ uri: config.DATABASE_URI, dataDir: config.DATA_DIR, logger });
+  const catalog = new CatalogStore({ root: workspaceRoot(config), logger });
+  await catalog.load();
+  if (config.WORKSPACE_WATCH) catalog.watch();
+  const registry = new HealthRegistry().register('database', () => database.ping());
+  const deps = createAppDeps({
+    config,
+    logger,
+    database,
+    catalog,
+    metrics: createMetrics('care-consult'),
+    isDraining: () => registry.isDraining(),
+  });
+  await startServer({
+    app: createApp(deps),
+    port: config.PORT,
+    logger,
+    health: registry,
+    handleSignals: true,
+    onClose: [() => catalog.close(), () => deps.audit.flush(), () => database.close()],
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error('care-consult failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});
