@@ -62,7 +62,10 @@ export function validateCallbackUrl(url: string, companionScheme: string = DEFAU
     return reject();
   }
   if (parsed.href !== url || parsed.username !== '' || parsed.password !== '' || parsed.hash !== '') reject();
-  if (parsed.searchParams.has('code') || parsed.searchParams.has('state')) reject();
+  if (parsed.search !== '') {
+    const query = new URLSearchParams(parsed.search);
+    if (query.has('code') || query.has('state')) reject();
+  }
   if (parsed.protocol === 'http:') {
     // Exactly the canonical loopback literal (RFC 8252 section 7.3); other 127/8 addresses and [::1] are refused
     // because no client of ours listens there and each extra form is one more thing to get wrong.
@@ -78,4 +81,22 @@ export function validateCallbackUrl(url: string, companionScheme: string = DEFAU
     return parsed;
   }
   return reject();
+}
+
+// Callback URLs that passed validateCallbackUrl, keyed by scheme and URL. Validation is a pure function of the two,
+// so a hit is exactly as valid; the bound keeps memory small (oldest entry dropped first).
+const ALLOWED_CACHE_SIZE = 1024;
+const allowedCache = new Set<string>();
+
+/**
+ * Same decision as validateCallbackUrl without returning the parsed URL; remembers recent accepted URLs so the
+ * resolution of many tickets for one runtime's callback parses it once.
+ */
+export function assertCallbackAllowed(url: string, companionScheme: string): void {
+  const key = `${companionScheme} ${url}`;
+  if (typeof url === 'string' && allowedCache.has(key)) return;
+  validateCallbackUrl(url, companionScheme);
+  if (allowedCache.size >= ALLOWED_CACHE_SIZE)
+    allowedCache.delete(allowedCache.values().next().value as string);
+  allowedCache.add(key);
 }

@@ -13,14 +13,27 @@ export interface RelayKeys {
 /** Minimum key length: 32 characters for a string key, 32 bytes for a Buffer key (256 bits, the HMAC-SHA256 output size). */
 export const MIN_RELAY_KEY_LENGTH = 32;
 
-const SIGNATURE_PATTERN = /^[0-9a-f]{64}$/;
+function codePointCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is a single character.
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
 
 function checkKey(key: unknown): string | Buffer {
-  // A string's length counts UTF-16 units; spread counts code points so a key of 16 emoji does not pass.
-  // The first test skips the spread for long keys (a code point is at most two units).
+  // Characters, not UTF-16 units, so a key of 16 emoji does not pass (a character is at most two units).
   if (
     typeof key === 'string' &&
-    (key.length >= 2 * MIN_RELAY_KEY_LENGTH || [...key].length >= MIN_RELAY_KEY_LENGTH)
+    (key.length >= 2 * MIN_RELAY_KEY_LENGTH || codePointCount(key) >= MIN_RELAY_KEY_LENGTH)
   ) {
     return key;
   }
@@ -31,15 +44,31 @@ function checkKey(key: unknown): string | Buffer {
   );
 }
 
+// Validated key lists by key-set object. A hit also requires the very same key values in the same places, so a
+// key set changed in place (a rotated or dropped key) is validated again and never served stale.
+const validated = new WeakMap<RelayKeys, Array<string | Buffer>>();
+
+function sameKeys(keys: RelayKeys, previous: Array<string | Buffer>, list: Array<string | Buffer>): boolean {
+  if (list.length !== previous.length + 1 || list[0] !== keys.current) return false;
+  for (let i = 0; i < previous.length; i++) if (list[i + 1] !== previous[i]) return false;
+  return true;
+}
+
 /** Validates the key set and returns it in verification order: current first, then previous. */
 export function relayKeyList(keys: RelayKeys): Array<string | Buffer> {
   if (keys === null || typeof keys !== 'object') {
     throw new RelayError('RELAY_INVALID_KEY', 'relay keys are missing');
   }
   const previous = keys.previous ?? [];
-  if (!Array.isArray(previous))
+  if (!Array.isArray(previous)) {
     throw new RelayError('RELAY_INVALID_KEY', 'previous relay keys must be a list');
-  return [checkKey(keys.current), ...previous.map(checkKey)];
+  }
+  const cached = validated.get(keys);
+  if (cached !== undefined && sameKeys(keys, previous, cached)) return cached;
+  const list = [checkKey(keys.current)];
+  for (const key of previous) list.push(checkKey(key));
+  validated.set(keys, list);
+  return list;
 }
 
 /** Lowercase hex HMAC-SHA256 of the base64url payload segment under one key. */
@@ -48,14 +77,13 @@ export function signSegment(segment: string, key: string | Buffer): string {
 }
 
 /**
- * Constant-time check of a hex signature against every key. The format (64 lowercase hex characters) is
- * checked by the caller; the byte length is checked again here because timingSafeEqual throws on a mismatch.
+ * Constant-time check of a lowercase hex signature against every key, current first. Both sides are compared as
+ * their ASCII bytes with timingSafeEqual, after a length check (timingSafeEqual throws on different lengths).
  */
 export function verifySegment(segment: string, signatureHex: string, keys: Array<string | Buffer>): boolean {
-  if (!SIGNATURE_PATTERN.test(signatureHex)) return false;
-  const given = Buffer.from(signatureHex, 'hex');
+  const given = Buffer.from(signatureHex, 'latin1');
   for (const key of keys) {
-    const expected = createHmac('sha256', key).update(segment, 'utf8').digest();
+    const expected = Buffer.from(signSegment(segment, key), 'latin1');
     if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
   }
   return false;

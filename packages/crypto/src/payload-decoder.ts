@@ -1,0 +1,117 @@
+import { isUtf8 } from 'node:buffer';
+import {
+  MAX_RELAY_TICKET_LENGTH,
+  RELAY_PROTOCOL_VERSION,
+  canonicalPayloadJson,
+  isRelayId,
+  malformed,
+} from './relay-ticket';
+import type { RelayTicketPayload } from './relay-ticket';
+
+// Large enough for the longest accepted ticket (base64url decodes to 3/4 of its length).
+const scratch = Buffer.alloc(MAX_RELAY_TICKET_LENGTH);
+const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const NONCE_PATTERN = /^[0-9a-f]{32}$/;
+// eslint-disable-next-line no-control-regex -- a backslash or control character anywhere: take the slow path
+const NEEDS_ESCAPE = /[\\\u0000-\u001f]/;
+// Canonical unpadded base64url: no length that leaves a lone 6-bit group, and no stray bits in the last character
+// (Node's decoder ignores them, so two spellings would decode to the same bytes).
+function isCanonicalBase64url(segment: string): boolean {
+  const rest = segment.length % 4;
+  if (rest === 1) return false;
+  if (rest === 0) return true;
+  const last = BASE64URL_ALPHABET.indexOf(segment[segment.length - 1]);
+  return (last & (rest === 2 ? 0x0f : 0x03)) === 0;
+}
+
+// Reads a JSON string at `pos` that needs no escape (it is then its own canonical form); -1 when it is not one.
+function stringEnd(text: string, pos: number): number {
+  if (text.charCodeAt(pos) !== 0x22) return -1;
+  return text.indexOf('"', pos + 1);
+}
+
+// Reads a non-negative integer without sign or leading zero at `pos`; returns its end or -1.
+function integerEnd(text: string, pos: number): number {
+  let end = pos;
+  while (end < text.length && text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39) end++;
+  const length = end - pos;
+  if (length === 0 || length > 16 || (length > 1 && text.charCodeAt(pos) === 0x30)) return -1;
+  return end;
+}
+
+/**
+ * Fast path, for text decoded from valid UTF-8 (so without lone surrogates): reads text that is literally `{"cb":"…","cid":"…","exp":N,"iat":N,"nonce":"…","pid":"…","uid":"…",
+ * "v":N}` (RFC 8785 key order), with no character that JSON escapes anywhere (so no string holds an escape) and
+ * integers without sign or leading zero. Such text is its own canonical form, so accepting it is exactly as strict
+ * as JSON.parse plus a canonical comparison. Anything else returns undefined and takes that slow path.
+ */
+export function scanCanonicalPayload(text: string): RelayTicketPayload | undefined {
+  if (NEEDS_ESCAPE.test(text) || !text.startsWith('{"cb":')) return undefined;
+  const cbEnd = stringEnd(text, 6);
+  if (cbEnd < 0 || !text.startsWith(',"cid":', cbEnd + 1)) return undefined;
+  const cidEnd = stringEnd(text, cbEnd + 8);
+  if (cidEnd < 0 || !text.startsWith(',"exp":', cidEnd + 1)) return undefined;
+  const expEnd = integerEnd(text, cidEnd + 8);
+  if (expEnd < 0 || !text.startsWith(',"iat":', expEnd)) return undefined;
+  const iatEnd = integerEnd(text, expEnd + 7);
+  if (iatEnd < 0 || !text.startsWith(',"nonce":', iatEnd)) return undefined;
+  const nonceEnd = stringEnd(text, iatEnd + 9);
+  if (nonceEnd < 0 || !text.startsWith(',"pid":', nonceEnd + 1)) return undefined;
+  const pidEnd = stringEnd(text, nonceEnd + 8);
+  if (pidEnd < 0 || !text.startsWith(',"uid":', pidEnd + 1)) return undefined;
+  const uidEnd = stringEnd(text, pidEnd + 8);
+  if (uidEnd < 0 || !text.startsWith(',"v":', uidEnd + 1)) return undefined;
+  const vEnd = integerEnd(text, uidEnd + 6);
+  if (vEnd < 0 || vEnd !== text.length - 1 || text.charCodeAt(vEnd) !== 0x7d) return undefined;
+  const exp = Number(text.slice(cidEnd + 8, expEnd));
+  const iat = Number(text.slice(expEnd + 7, iatEnd));
+  const v = Number(text.slice(uidEnd + 6, vEnd));
+  if (!Number.isSafeInteger(exp) || !Number.isSafeInteger(iat) || !Number.isSafeInteger(v)) return undefined;
+  return {
+    v,
+    uid: text.slice(pidEnd + 9, uidEnd),
+    pid: text.slice(nonceEnd + 9, pidEnd),
+    cid: text.slice(cbEnd + 9, cidEnd),
+    cb: text.slice(7, cbEnd),
+    nonce: text.slice(iatEnd + 10, nonceEnd),
+    iat,
+    exp,
+  };
+}
+
+// Slow path for anything the scanner declines (escaped characters, or not canonical at all).
+function parseCanonicalPayload(text: string): RelayTicketPayload {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return malformed();
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) malformed();
+  const p = value as Record<string, unknown>;
+  if (typeof p.cb !== 'string' || typeof p.cid !== 'string' || typeof p.pid !== 'string') malformed();
+  if (typeof p.uid !== 'string' || typeof p.nonce !== 'string') malformed();
+  if (!Number.isSafeInteger(p.iat) || !Number.isSafeInteger(p.exp) || !Number.isSafeInteger(p.v)) malformed();
+  const payload = p as unknown as RelayTicketPayload;
+  // Rejects every other spelling (BOM, whitespace, key order, duplicate or extra keys, number forms, escapes).
+  if (canonicalPayloadJson(payload) !== text) malformed();
+  return payload;
+}
+
+/**
+ * Decodes and strictly validates a payload segment (run only after the signature matched): canonical unpadded
+ * base64url, valid UTF-8, text equal to its RFC 8785 canonical JSON, exactly the eight fields with v = 1, non-blank
+ * identifiers without control characters, a 32-lowercase-hex nonce and non-negative integer times.
+ */
+export function decodePayloadSegment(segment: string): RelayTicketPayload {
+  if (segment.length > MAX_RELAY_TICKET_LENGTH || !isCanonicalBase64url(segment)) malformed();
+  // Decoded into a reused buffer (no allocation); nothing awaits before it is read, so no other call can interleave.
+  const length = scratch.write(segment, 'base64url');
+  if (!isUtf8(scratch.subarray(0, length))) malformed();
+  const text = scratch.toString('utf8', 0, length);
+  const p = scanCanonicalPayload(text) ?? parseCanonicalPayload(text);
+  if (p.v !== RELAY_PROTOCOL_VERSION || !isRelayId(p.uid) || !isRelayId(p.pid) || !isRelayId(p.cid))
+    malformed();
+  if (!NONCE_PATTERN.test(p.nonce) || p.iat < 0 || p.exp < 0) malformed();
+  return p;
+}
