@@ -33,14 +33,14 @@ const reference = (text: string): RelayTicketPayload | undefined => {
   }
 };
 
+// eslint-disable-next-line no-control-regex -- the identifier rule under test
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // The full decoding rules written plainly: canonical text, exactly the eight fields, their types and ranges.
 const referenceDecode = (text: string): RelayTicketPayload | undefined => {
   const p = reference(text) as Record<string, unknown> | undefined;
   if (p === undefined || p === null || typeof p !== 'object' || Array.isArray(p)) return undefined;
   const keys = Object.keys(p).sort().join();
-  // eslint-disable-next-line no-control-regex -- the rule under test
-  const id = (x: unknown) =>
-    typeof x === 'string' && x.trim() !== '' && x.length <= 256 && !/[\u0000-\u001f\u007f-\u009f]/.test(x);
+  const id = (x: unknown) => typeof x === 'string' && x.trim() !== '' && x.length <= 256 && !CONTROL.test(x);
   const time = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
   if (keys !== 'cb,cid,exp,iat,nonce,pid,uid,v' || p.v !== 1 || !id(p.uid) || !id(p.pid) || !id(p.cid))
     return undefined;
