@@ -13,6 +13,10 @@ export const ConfigSchema = Type.Object({
   API_KEY: Type.Optional(
     Type.String({ minLength: 16, description: 'when set, every request except preflight needs `X-API-Key` with this value' }),
   ),
+  API_KEY_EXEMPT_PATHS: Type.String({
+    default: '/api/v1/system/health',
+    description: 'comma list of GET paths answered without `X-API-Key` (container probes); empty protects everything',
+  }),
   OPERATING_MODE: Type.Union([Type.Literal('RAG'), Type.Literal('MEMORY'), Type.Literal('HYBRID')], {
     default: 'HYBRID',
     description: '`RAG` (documents only: memory endpoints answer 404 MODE_DISABLED), `MEMORY` (recall leaves documents out) or `HYBRID`',
@@ -38,6 +42,10 @@ export const ConfigSchema = Type.Object({
   SCRATCHPAD_TTL_SECONDS: Type.Integer({ minimum: 1, default: 3600, description: 'default lifetime of a scratchpad (working-tier) entry' }),
   REMINDER_POLL_MS: Type.Integer({ minimum: 0, default: 1000, description: 'how often due reminders are fired; 0 disables the loop' }),
   REFLECT_INTERVAL_SECONDS: Type.Integer({ minimum: 0, default: 3600, description: 'period of the automatic consolidation of every partition; 0 disables it' }),
+  REFLECT_MERGE_SIMILARITY: Type.Number({ minimum: 0, maximum: 1, default: 0.95, description: 'reflect: cosine similarity from which two memories of one tier and type are near-duplicates and merged' }),
+  REFLECT_PROMOTE_SIMILARITY: Type.Number({ minimum: 0, maximum: 1, default: 0.8, description: 'reflect: similarity from which episodic memories count as the same repeated experience' }),
+  REFLECT_PROMOTE_MIN_COUNT: Type.Integer({ minimum: 2, default: 3, description: 'reflect: how many similar episodic memories make a semantic one' }),
+  DECAY_UNUSED_DAYS: Type.Number({ exclusiveMinimum: 0, default: 30, description: 'reflect: weak memories not recalled for this long lose strength' }),
   RECENCY_HALF_LIFE_DAYS: Type.Number({ exclusiveMinimum: 0, default: 30, description: 'age at which the recency signal halves' }),
 });
 

@@ -1,0 +1,93 @@
+import type { Express } from 'express';
+import type { Database } from '@care/db';
+import { createServiceApp, csv, finalizeApp, HealthRegistry, type Logger, type Metrics } from '@care/service-kit';
+import type { Config } from './config';
+import { VectorIndexes } from './db/vector-index';
+import type { EmbeddingProvider } from './embeddings/embedding-provider';
+import { MonitoredEmbeddingProvider } from './embeddings/monitored.provider';
+import { apiKeyMiddleware } from './http/api-key.middleware';
+import { tenantMiddleware } from './http/tenant.middleware';
+import { IntrospectService } from './introspect/introspect.service';
+import { MemoriesService } from './memories/memories.service';
+import type { MemoryContext } from './memories/memory-context';
+import { createMemoryRouter } from './memories/memory.routes';
+import { PartitionStatusService } from './partitions/partition-status.service';
+import { DEFAULT_FUSION, type FusionSettings } from './recall/fusion';
+import { RecallService } from './recall/recall.service';
+import { WhyNotService } from './recall/why-not.service';
+import { ReflectService } from './reflect/reflect.service';
+import { RemindersService } from './reminders/reminders.service';
+import { createSystemRouter } from './system/system.routes';
+import { SystemService } from './system/system.service';
+
+/** Everything the app is built from; no module singletons. */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  embeddings: EmbeddingProvider;
+  clock?: () => Date;
+  version?: string;
+  startedAt?: Date;
+  /** Shared with startServer so draining shows on the health endpoint. */
+  health?: HealthRegistry;
+  metrics?: Metrics;
+  fusion?: Partial<FusionSettings>;
+  /** Shared with the schedulers of the same process (caches which HNSW indexes exist). */
+  indexes?: VectorIndexes;
+}
+
+/** Human name of the storage engine, for health and metrics. */
+export function engineName(database: Database): string {
+  return database.kind === 'pglite' ? 'PostgreSQL embedded (PGlite) + pgvector' : 'PostgreSQL + pgvector';
+}
+
+/** The shared context of the memory services, from the app's dependencies. */
+export function createMemoryContext(deps: AppDeps): MemoryContext {
+  return {
+    database: deps.database,
+    embeddings: deps.embeddings,
+    indexes: deps.indexes ?? new VectorIndexes(deps.database.db),
+    clock: deps.clock ?? (() => new Date()),
+    config: deps.config,
+    fusion: { ...DEFAULT_FUSION, recencyHalfLifeDays: deps.config.RECENCY_HALF_LIFE_DAYS, ...deps.fusion },
+  };
+}
+
+/** Builds the memory service's express app (no listen): system endpoints, ingestion and memory operations. */
+export function createApp(deps: AppDeps): Express {
+  const embeddings = deps.embeddings instanceof MonitoredEmbeddingProvider ? deps.embeddings : new MonitoredEmbeddingProvider(deps.embeddings);
+  const ctx = createMemoryContext({ ...deps, embeddings });
+  const health = deps.health ?? new HealthRegistry();
+  health.register('memory', () => deps.database.ping());
+  const system = new SystemService({
+    config: deps.config,
+    version: deps.version ?? '0.0.0',
+    startedAt: deps.startedAt ?? ctx.clock(),
+    clock: ctx.clock,
+    health,
+    embeddings,
+    engine: engineName(deps.database),
+  });
+
+  const app = createServiceApp({ logger: deps.logger, corsOrigins: csv(deps.config.CORS_ALLOWED_ORIGINS), metrics: deps.metrics, bodyLimit: '2mb' });
+  app.use(apiKeyMiddleware(deps.config.API_KEY, csv(deps.config.API_KEY_EXEMPT_PATHS)));
+  app.use('/api/v1/system', createSystemRouter(system));
+  app.use(
+    '/api/v1/memory',
+    tenantMiddleware,
+    createMemoryRouter(
+      {
+        memories: new MemoriesService(ctx),
+        recall: new RecallService(ctx),
+        whyNot: new WhyNotService(ctx),
+        introspect: new IntrospectService(ctx),
+        reminders: new RemindersService(ctx),
+        reflect: new ReflectService(ctx),
+        status: new PartitionStatusService(ctx),
+      },
+      deps.config.OPERATING_MODE,
+    ),
+  );
+  return finalizeApp(app);
+}

@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { openDatabase, type Database, type DatabaseLogger } from '@care/db';
+
+/** Folder of the drizzle migrations, the same from src/ and dist/ (both two levels below the package). */
+export const MIGRATIONS_FOLDER = path.join(__dirname, '..', '..', 'drizzle');
+/** The NOLOGIN role tenant transactions run as. */
+export const RUNTIME_ROLE = 'care_memory_app';
+
+/** Opens and migrates the memory database (pgvector loaded on PGlite). */
+export function openMemoryDatabase(opts: { uri?: string; dataDir?: string; logger?: DatabaseLogger; poolSize?: number }): Promise<Database> {
+  return openDatabase({
+    uri: opts.uri,
+    dataDir: opts.dataDir,
+    appName: 'memory',
+    migrationsFolder: MIGRATIONS_FOLDER,
+    runtimeRole: RUNTIME_ROLE,
+    extensions: ['vector'],
+    poolSize: opts.poolSize,
+    logger: opts.logger,
+  });
+}

@@ -1,0 +1,74 @@
+import type { MemoryContext } from '../memories/memory-context';
+import { readableSpace } from '../partitions/partition-space';
+import { TIERS } from '../recall/fusion';
+import { findCandidates, orQuery } from '../recall/recall.repository';
+import { tiersFor } from '../recall/recall.service';
+import { confidenceOf } from './confidence';
+
+/** How many memories each search may contribute to an introspection (bounds its cost). */
+export const INTROSPECT_POOL = 200;
+/** Cosine similarity from which a memory counts as related to the topic (full-text matches always count). */
+export const RELATED_SIMILARITY = 0.5;
+
+const DAY_MS = 86_400_000;
+
+/** Introspect: how well the partition knows a topic. */
+export class IntrospectService {
+  constructor(private readonly ctx: MemoryContext) {}
+
+  /** Counts by tier and type, freshness, strength, unresolved items and a confidence label for the topic. */
+  async introspect(tenantId: string, topic: string): Promise<Record<string, unknown>> {
+    const dimension = await this.ctx.embeddings.dimension();
+    const [queryVector] = await this.ctx.embeddings.embed([topic]);
+    const now = this.ctx.clock();
+    const tiers = tiersFor(this.ctx.config.OPERATING_MODE);
+    const candidates = await this.ctx.database.withTenant(tenantId, async (tx) => {
+      const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
+      if (!partition) return [];
+      return findCandidates(tx, { tenantId, dim: partition.dimension, queryVector, textQuery: orQuery(topic), tiers, pool: INTROSPECT_POOL, now });
+    });
+    const related = candidates
+      .filter((c) => c.textRank !== undefined || (c.vectorSimilarity ?? -1) >= RELATED_SIMILARITY)
+      .sort((a, b) => (b.vectorSimilarity ?? 0) - (a.vectorSimilarity ?? 0));
+    const byTier = Object.fromEntries(TIERS.map((t) => [t, related.filter((c) => c.tier === t).length]));
+    const byType: Record<string, number> = {};
+    for (const c of related) byType[c.type] = (byType[c.type] ?? 0) + 1;
+    const ages = related.map((c) => (now.getTime() - c.createdAt.getTime()) / DAY_MS).sort((a, b) => a - b);
+    const strengths = related.map((c) => c.strength);
+    const averageStrength = strengths.length ? strengths.reduce((a, b) => a + b, 0) / strengths.length : 0;
+    const unresolved = related.filter((c) => !c.resolved && c.tier !== 'documents');
+    const confidence = confidenceOf({
+      related: related.length,
+      established: byTier.semantic + byTier.documents,
+      averageStrength,
+      newestAgeDays: ages[0] ?? Infinity,
+      bestSimilarity: related[0]?.vectorSimilarity ?? 0,
+    });
+    return {
+      topic,
+      partition: tenantId,
+      related: related.length,
+      memories: related.length - byTier.documents,
+      documents: byTier.documents,
+      byTier,
+      byType,
+      freshness: {
+        newest: related.length ? new Date(now.getTime() - ages[0] * DAY_MS).toISOString() : null,
+        oldest: related.length ? new Date(now.getTime() - ages[ages.length - 1] * DAY_MS).toISOString() : null,
+        medianAgeDays: ages.length ? ages[Math.floor(ages.length / 2)] : null,
+      },
+      strength: {
+        average: averageStrength,
+        min: strengths.length ? Math.min(...strengths) : null,
+        max: strengths.length ? Math.max(...strengths) : null,
+      },
+      unresolved: {
+        count: unresolved.length,
+        items: unresolved.slice(0, 5).map((c) => ({ id: c.id, text: c.text, tier: c.tier, type: c.type, createdAt: c.createdAt.toISOString() })),
+      },
+      confidence: confidence.label,
+      confidenceReason: confidence.reason,
+      searched: { tiers, poolPerSearch: INTROSPECT_POOL, relatedSimilarity: RELATED_SIMILARITY },
+    };
+  }
+}

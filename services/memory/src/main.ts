@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, createLogger, createMetrics, HealthRegistry, startServer } from '@care/service-kit';
+import { createApp, createMemoryContext } from './app';
+import { loadMemoryConfig } from './config';
+import { openMemoryDatabase } from './db/open-memory-database';
+import { VectorIndexes } from './db/vector-index';
+import { BuiltinEmbeddingProvider } from './embeddings/builtin.provider';
+import { createEmbeddingProvider } from './embeddings/create-provider';
+import { MonitoredEmbeddingProvider } from './embeddings/monitored.provider';
+import { ReflectScheduler } from './reflect/reflect-scheduler';
+import { ReflectService } from './reflect/reflect.service';
+import { ReminderScheduler } from './reminders/reminder-scheduler';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadMemoryConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ name: 'memory', level: config.LOG_LEVEL });
+  const version = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const database = await openMemoryDatabase({ uri: config.DATABASE_URI, dataDir: config.DATA_DIR, logger });
+  const provider = createEmbeddingProvider(config);
+  if (provider instanceof BuiltinEmbeddingProvider) await provider.warm();
+  const embeddings = new MonitoredEmbeddingProvider(provider);
+  const indexes = new VectorIndexes(database.db);
+  if (config.EMBEDDING_PROVIDER === 'builtin' || config.EMBEDDING_PROVIDER === 'hashing' || config.EMBEDDING_DIMENSIONS) {
+    await indexes.ensure(await embeddings.dimension());
+  }
+  const health = new HealthRegistry();
+  const deps = { config, logger, database, embeddings, indexes, health, version, metrics: createMetrics('memory') };
+  const app = createApp(deps);
+
+  const clock = () => new Date();
+  const reminders = new ReminderScheduler({ database, clock, logger });
+  reminders.start(config.REMINDER_POLL_MS);
+  const reflect = new ReflectScheduler({
+    database,
+    reflect: new ReflectService(createMemoryContext(deps)),
+    clock,
+    logger,
+    intervalSeconds: config.REFLECT_INTERVAL_SECONDS,
+  });
+  reflect.start();
+
+  await startServer({
+    app,
+    port: config.PORT,
+    logger,
+    health,
+    handleSignals: true,
+    onClose: [() => reminders.stop(), () => reflect.stop(), () => database.close()],
+  });
+}
+
+void main().catch((err) => {
+  console.error('memory service failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

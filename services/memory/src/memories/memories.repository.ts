@@ -1,0 +1,177 @@
+import { and, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '@care/db';
+import { memories, memoryAccess, memoryLinks } from '../db/schema';
+import type { Tier } from '../recall/fusion';
+import type { LinkView, MemoryRow } from './memory.model';
+
+/** The columns of {@link MemoryRow}: everything but the vector and the tsvector, plus access statistics. */
+export const memoryColumns = {
+  tenantId: memories.tenantId,
+  id: memories.id,
+  tier: sql<Tier>`${memories.tier}`,
+  type: memories.type,
+  source: memories.source,
+  text: memories.text,
+  tags: memories.tags,
+  dim: memories.dim,
+  strength: memories.strength,
+  positiveCount: memories.positiveCount,
+  negativeCount: memories.negativeCount,
+  createdAt: memories.createdAt,
+  updatedAt: memories.updatedAt,
+  suppressedAt: memories.suppressedAt,
+  resolvedAt: memories.resolvedAt,
+  forgottenAt: memories.forgottenAt,
+  expiresAt: memories.expiresAt,
+  mergedInto: memories.mergedInto,
+  mergedAt: memories.mergedAt,
+  consolidatedInto: memories.consolidatedInto,
+  decayedAt: memories.decayedAt,
+  accessCount: sql<number>`coalesce(${memoryAccess.accessCount}, 0)::int`,
+  lastAccessedAt: memoryAccess.lastAccessedAt,
+};
+
+/** What a new memory is made of. */
+export interface NewMemory {
+  tenantId: string;
+  id: string;
+  tier: Tier;
+  type: string;
+  source: string;
+  text: string;
+  tags: string[];
+  embedding: number[];
+  strength?: number;
+  createdAt: Date;
+  expiresAt?: Date | null;
+}
+
+function selectMemories(tx: Tx, where: SQL | undefined) {
+  return tx
+    .select(memoryColumns)
+    .from(memories)
+    .leftJoin(memoryAccess, and(eq(memoryAccess.tenantId, memories.tenantId), eq(memoryAccess.memoryId, memories.id)))
+    .where(where);
+}
+
+/** One memory of the tenant, whatever its state. */
+export async function findMemory(tx: Tx, tenantId: string, id: string): Promise<MemoryRow | undefined> {
+  const rows = await selectMemories(tx, and(eq(memories.tenantId, tenantId), eq(memories.id, id)));
+  return rows[0];
+}
+
+/** Several memories by id (any state). */
+export async function findMemories(tx: Tx, tenantId: string, ids: string[]): Promise<MemoryRow[]> {
+  if (ids.length === 0) return [];
+  return selectMemories(tx, and(eq(memories.tenantId, tenantId), inArray(memories.id, ids)));
+}
+
+/** Inserts a memory; false when the id is taken (nothing written). */
+export async function insertMemory(tx: Tx, m: NewMemory): Promise<boolean> {
+  const rows = await tx
+    .insert(memories)
+    .values({
+      ...m,
+      dim: m.embedding.length,
+      strength: m.strength ?? 0.5,
+      updatedAt: m.createdAt,
+      expiresAt: m.expiresAt ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: memories.id });
+  return rows.length === 1;
+}
+
+/**
+ * Inserts a document or replaces the text, tags and vector of a live document with the same id. Returns
+ * `created`, `updated`, or `blocked` when the id belongs to a non-document or a forgotten memory.
+ */
+export async function upsertDocument(tx: Tx, m: NewMemory): Promise<'created' | 'updated' | 'blocked'> {
+  const rows = await tx
+    .insert(memories)
+    .values({ ...m, dim: m.embedding.length, strength: m.strength ?? 0.5, updatedAt: m.createdAt })
+    .onConflictDoUpdate({
+      target: [memories.tenantId, memories.id],
+      set: { text: m.text, tags: m.tags, embedding: m.embedding, dim: m.embedding.length, updatedAt: m.createdAt },
+      setWhere: and(eq(memories.tier, 'documents'), isNull(memories.forgottenAt), isNull(memories.mergedInto)),
+    })
+    // xmax is 0 on a freshly inserted row version and set on one the conflict branch updated.
+    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+  if (rows.length === 0) return 'blocked';
+  return rows[0].inserted ? 'created' : 'updated';
+}
+
+/** Column changes a maintenance operation may make. */
+export type MemoryPatch = Partial<{
+  strength: number;
+  positiveCount: number;
+  negativeCount: number;
+  suppressedAt: Date | null;
+  resolvedAt: Date | null;
+  forgottenAt: Date | null;
+  mergedInto: string | null;
+  mergedAt: Date | null;
+  consolidatedInto: string | null;
+  decayedAt: Date | null;
+  tags: string[];
+  updatedAt: Date;
+}>;
+
+/** Applies a patch to one memory. */
+export async function updateMemory(tx: Tx, tenantId: string, id: string, patch: MemoryPatch): Promise<void> {
+  await tx.update(memories).set(patch).where(and(eq(memories.tenantId, tenantId), eq(memories.id, id)));
+}
+
+/** Live working-tier memories (the scratchpad), newest first. */
+export async function listScratchpad(tx: Tx, tenantId: string, now: Date): Promise<MemoryRow[]> {
+  return selectMemories(
+    tx,
+    and(
+      eq(memories.tenantId, tenantId),
+      eq(memories.tier, 'working'),
+      isNull(memories.forgottenAt),
+      isNull(memories.mergedInto),
+      or(isNull(memories.expiresAt), gt(memories.expiresAt, now)),
+    ),
+  ).orderBy(sql`${memories.createdAt} desc`);
+}
+
+/** A provenance link to record. */
+export interface NewLink {
+  fromId: string;
+  relation: string;
+  toId: string;
+}
+
+/** Records provenance links (duplicates are ignored). */
+export async function insertLinks(tx: Tx, tenantId: string, links: NewLink[], now: Date): Promise<void> {
+  if (links.length === 0) return;
+  await tx
+    .insert(memoryLinks)
+    .values(links.map((l) => ({ tenantId, ...l, createdAt: now })))
+    .onConflictDoNothing();
+}
+
+/** Links from and to a memory. */
+export async function listLinks(tx: Tx, tenantId: string, id: string): Promise<LinkView[]> {
+  const rows = await tx
+    .select()
+    .from(memoryLinks)
+    .where(and(eq(memoryLinks.tenantId, tenantId), or(eq(memoryLinks.fromId, id), eq(memoryLinks.toId, id))))
+    .orderBy(memoryLinks.createdAt, memoryLinks.relation, memoryLinks.toId);
+  return rows.map((r) =>
+    r.fromId === id ? { relation: r.relation, direction: 'outgoing' as const, id: r.toId } : { relation: r.relation, direction: 'incoming' as const, id: r.fromId },
+  );
+}
+
+/** Adds one access to each memory (recall hits). */
+export async function recordAccess(tx: Tx, tenantId: string, ids: string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await tx
+    .insert(memoryAccess)
+    .values(ids.map((memoryId) => ({ tenantId, memoryId, accessCount: 1, lastAccessedAt: now })))
+    .onConflictDoUpdate({
+      target: [memoryAccess.tenantId, memoryAccess.memoryId],
+      set: { accessCount: sql`${memoryAccess.accessCount} + 1`, lastAccessedAt: now },
+    });
+}

@@ -1,0 +1,27 @@
+import type { Tx } from '@care/db';
+import type { EmbeddingProvider } from '../embeddings/embedding-provider';
+import { createPartitionIfMissing, findPartition, type PartitionRow } from './partitions.repository';
+import { EmbeddingSpaceMismatchError } from './partition.errors';
+
+/**
+ * The vector space writes go to: the partition's recorded one, created from the provider on first write.
+ * `dimension` must come from `provider.dimension()` (asked before the transaction: it may call the provider).
+ */
+export async function writableSpace(tx: Tx, tenantId: string, provider: EmbeddingProvider, dimension: number, now: Date): Promise<PartitionRow> {
+  const partition = await createPartitionIfMissing(tx, tenantId, provider.model, dimension, now);
+  assertSameSpace(partition, provider, dimension);
+  return partition;
+}
+
+/** The partition if it exists and matches the provider; undefined when nothing was ever written. */
+export async function readableSpace(tx: Tx, tenantId: string, provider: EmbeddingProvider, dimension: number): Promise<PartitionRow | undefined> {
+  const partition = await findPartition(tx, tenantId);
+  if (partition) assertSameSpace(partition, provider, dimension);
+  return partition;
+}
+
+function assertSameSpace(partition: PartitionRow, provider: EmbeddingProvider, dimension: number): void {
+  if (partition.embeddingModel !== provider.model || partition.dimension !== dimension) {
+    throw new EmbeddingSpaceMismatchError(partition, { model: provider.model, dimension });
+  }
+}

@@ -1,0 +1,44 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '@care/db';
+
+/** Memory counts of one tier by state. */
+export interface TierCounts {
+  tier: string;
+  total: number;
+  active: number;
+  suppressed: number;
+  forgotten: number;
+  merged: number;
+  expired: number;
+  resolved: number;
+}
+
+/** Counts of the tenant's memories per tier and state (one scan of the tenant's rows). */
+export async function countByTier(tx: Tx, tenantId: string, now: Date): Promise<TierCounts[]> {
+  const kept = sql`forgotten_at is null and merged_into is null`;
+  const r = await tx.execute<Record<string, string | number>>(sql`
+    select tier, count(*) as total,
+      count(*) filter (where ${kept} and suppressed_at is null and (expires_at is null or expires_at > ${now})) as active,
+      count(*) filter (where ${kept} and suppressed_at is not null and (expires_at is null or expires_at > ${now})) as suppressed,
+      count(*) filter (where forgotten_at is not null) as forgotten,
+      count(*) filter (where forgotten_at is null and merged_into is not null) as merged,
+      count(*) filter (where ${kept} and expires_at <= ${now}) as expired,
+      count(*) filter (where resolved_at is not null) as resolved
+    from memories where tenant_id = ${tenantId} group by tier`);
+  return r.rows.map((x) => ({
+    tier: String(x.tier),
+    total: Number(x.total),
+    active: Number(x.active),
+    suppressed: Number(x.suppressed),
+    forgotten: Number(x.forgotten),
+    merged: Number(x.merged),
+    expired: Number(x.expired),
+    resolved: Number(x.resolved),
+  }));
+}
+
+/** The tenant's reminders per state. */
+export async function countReminders(tx: Tx, tenantId: string): Promise<Record<string, number>> {
+  const r = await tx.execute<{ state: string; n: string | number }>(sql`select state, count(*) as n from reminders where tenant_id = ${tenantId} group by state`);
+  return Object.fromEntries(r.rows.map((x) => [x.state, Number(x.n)]));
+}

@@ -1,0 +1,84 @@
+import type { Tx } from '@care/db';
+import type { RecallRequest } from '@care/contracts';
+import type { MemoryContext } from '../memories/memory-context';
+import { recordAccess } from '../memories/memories.repository';
+import { readableSpace } from '../partitions/partition-space';
+import { fuse, TIERS, type Scored, type Tier } from './fusion';
+import { findCandidates, orQuery, type CandidateRow } from './recall.repository';
+
+/** One recalled memory with the signals behind its score. */
+export type RecallHit = Scored<CandidateRow>;
+
+/** The outcome of one fused search, before it is shaped for the wire. */
+export interface RecallRun {
+  hits: RecallHit[];
+  /** How many memories each search could contribute. */
+  pool: number;
+  tiers: Tier[];
+  dim: number | null;
+}
+
+/** Default number of results. */
+export const DEFAULT_TOP_K = 10;
+
+/** Tiers recall searches in each operating mode: MEMORY leaves the documents out. */
+export function tiersFor(mode: string): Tier[] {
+  if (mode === 'RAG') return ['documents'];
+  if (mode === 'MEMORY') return TIERS.filter((t) => t !== 'documents');
+  return [...TIERS];
+}
+
+/** Candidate pool of each search for a requested topK. */
+export function poolSize(topK: number): number {
+  return Math.min(400, Math.max(50, topK * 4));
+}
+
+/** Recall with fused scoring across tiers; records an access on every returned memory. */
+export class RecallService {
+  constructor(private readonly ctx: MemoryContext) {}
+
+  /** Embeds the query (503 when the provider is down) and returns the fused top K with their signals. */
+  async recall(tenantId: string, body: RecallRequest, options: { exact?: boolean } = {}): Promise<Record<string, unknown>> {
+    const topK = body.topK ?? DEFAULT_TOP_K;
+    const dimension = await this.ctx.embeddings.dimension();
+    const [queryVector] = await this.ctx.embeddings.embed([body.query]);
+    const now = this.ctx.clock();
+    const run = await this.ctx.database.withTenant(tenantId, async (tx) => {
+      const result = await this.search(tx, tenantId, body.query, queryVector, dimension, topK, now, options.exact);
+      await recordAccess(
+        tx,
+        tenantId,
+        result.hits.map((h) => h.id),
+        now,
+      );
+      return result;
+    });
+    return { query: body.query, topK, partition: tenantId, results: run.hits.map(toResult) };
+  }
+
+  /** The fused search inside a tenant transaction, without side effects (why-not re-runs it). */
+  async search(tx: Tx, tenantId: string, query: string, queryVector: number[], dimension: number, topK: number, now: Date, exact?: boolean): Promise<RecallRun> {
+    const tiers = tiersFor(this.ctx.config.OPERATING_MODE);
+    const pool = poolSize(topK);
+    const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
+    if (!partition) return { hits: [], pool, tiers, dim: null };
+    const candidates = await findCandidates(tx, { tenantId, dim: partition.dimension, queryVector, textQuery: orQuery(query), tiers, pool, now, exact });
+    return { hits: fuse(candidates, now, topK, this.ctx.fusion), pool, tiers, dim: partition.dimension };
+  }
+}
+
+/** The wire shape of a hit (DESIGN section 6): the memory, its score and every signal. */
+export function toResult(h: RecallHit): Record<string, unknown> {
+  return {
+    id: h.id,
+    text: h.text,
+    type: h.type,
+    source: h.source,
+    tier: h.tier,
+    tags: h.tags,
+    score: h.signals.score,
+    resolved: h.resolved,
+    createdAt: h.createdAt.toISOString(),
+    signals: h.signals,
+  };
+}

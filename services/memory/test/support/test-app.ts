@@ -1,0 +1,51 @@
+// Builds the memory app over a real PGlite for component tests: one database per test file, a clock the
+// test moves, and the deterministic hashing provider unless a test passes another.
+import type { Express } from 'express';
+import type { Database } from '@care/db';
+import { createLogger } from '@care/service-kit';
+import { createApp, createMemoryContext, type AppDeps } from '../../src/app';
+import { loadMemoryConfig, type Config } from '../../src/config';
+import { openMemoryDatabase } from '../../src/db/open-memory-database';
+import { VectorIndexes } from '../../src/db/vector-index';
+import type { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
+import { HashingEmbeddingProvider } from '../../src/embeddings/hashing.provider';
+import type { MemoryContext } from '../../src/memories/memory-context';
+
+/** A clock tests can set and move. */
+export class TestClock {
+  constructor(private t = new Date('2030-01-01T00:00:00Z').getTime()) {}
+  now = (): Date => new Date(this.t);
+  advance(seconds: number): void {
+    this.t += seconds * 1000;
+  }
+}
+
+/** Test config: defaults plus overrides, background loops off. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadMemoryConfig({ REMINDER_POLL_MS: '0', REFLECT_INTERVAL_SECONDS: '0', LOG_LEVEL: 'silent', ...env });
+}
+
+/** Opens an ephemeral migrated PGlite. */
+export function openTestDatabase(uri = 'pglite://memory', dataDir?: string): Promise<Database> {
+  return openMemoryDatabase({ uri, dataDir });
+}
+
+/** An app over `database` with its context (for services the HTTP API does not expose, like schedulers). */
+export function buildApp(
+  database: Database,
+  options: { env?: Record<string, string>; embeddings?: EmbeddingProvider; clock?: TestClock; fusion?: AppDeps['fusion'] } = {},
+): { app: Express; ctx: MemoryContext; clock: TestClock; config: Config } {
+  const config = testConfig(options.env);
+  const clock = options.clock ?? new TestClock();
+  const deps: AppDeps = {
+    config,
+    logger: createLogger({ name: 'memory-test', level: 'silent' }),
+    database,
+    embeddings: options.embeddings ?? new HashingEmbeddingProvider(64),
+    clock: clock.now,
+    indexes: new VectorIndexes(database.db),
+    version: '9.9.9-test',
+    fusion: options.fusion,
+  };
+  return { app: createApp(deps), ctx: createMemoryContext(deps), clock, config };
+}
