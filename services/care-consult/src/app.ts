@@ -5,8 +5,12 @@ import type { Database } from '@care/db';
 import { createServiceApp, finalizeApp, type AccessTokenVerifier, type Logger, type Metrics } from '@care/service-kit';
 import { corsOrigins, type AppConfig } from './config';
 import { createVerifier, requireBearer } from './auth/auth.middleware';
+import { AttachmentService } from './attachments/attachments.service';
+import { createAttachmentsRouter } from './attachments/attachments.routes';
 import { AuditService } from './audit/audit.service';
 import { createAuditRouter } from './audit/audit.routes';
+import type { RelayDeps } from './relay/relay.deps';
+import { createRelayRouter } from './relay/relay.routes';
 import { CatalogService } from './catalog/catalog.service';
 import type { CatalogStore } from './catalog/catalog.store';
 import { createCatalogRouter } from './catalog/catalog.routes';
@@ -28,7 +32,11 @@ export interface AppDeps {
   audit: AuditService;
   models: ModelsService;
   health: HealthService;
+  /** The per-tenant, per-user attachment sandbox (chat reads attachments through `attachments.content`). */
+  attachments: AttachmentService;
   verifier: AccessTokenVerifier;
+  /** Relay signing keys and consumed-nonce store (main builds them; default: config keys, in-process store). */
+  relay?: RelayDeps;
   /** Outbound HTTP (probes, provider model lists); tests pass their own. */
   fetch: FetchFn;
   clock: () => Date;
@@ -55,13 +63,15 @@ export function createAppDeps(core: CoreDeps): AppDeps {
   const now = () => clock().getTime();
   const fetchFn = core.fetch ?? fetch;
   const models = core.models ?? new ModelsService(core.config, fetchFn, now);
+  const audit = core.audit ?? new AuditService(core.database, core.logger, clock);
   return {
     ...core,
     clock,
     fetch: fetchFn,
     models,
     catalogService: core.catalogService ?? new CatalogService(core.catalog),
-    audit: core.audit ?? new AuditService(core.database, core.logger, clock),
+    audit,
+    attachments: core.attachments ?? new AttachmentService({ config: core.config, database: core.database, audit, logger: core.logger, clock }),
     verifier: core.verifier ?? createVerifier(core.config),
     isDraining: core.isDraining ?? (() => false),
     health:
@@ -87,11 +97,13 @@ export function createAppDeps(core: CoreDeps): AppDeps {
 export function createApp(deps: AppDeps): Express {
   const app = createServiceApp({ logger: deps.logger, corsOrigins: corsOrigins(deps.config), metrics: deps.metrics });
   const api = Router();
+  api.use(createRelayRouter(deps)); // before the bearer check so even its 401s carry no-store; tickets check the token
   api.use(requireBearer(deps.verifier));
   api.use(createHealthRouter(deps));
   api.use(createCatalogRouter(deps));
   api.use(createModelsRouter(deps));
   api.use(createAuditRouter(deps));
+  api.use(createAttachmentsRouter(deps));
   app.use('/api', api);
   return finalizeApp(app);
 }

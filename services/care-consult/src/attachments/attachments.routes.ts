@@ -1,0 +1,77 @@
+import { Router, type RequestHandler } from 'express';
+import multer from 'multer';
+import { AppError, ValidationError } from '@care/service-kit';
+import { principalOf, requestIdOf } from '../auth/auth.middleware';
+import type { AppConfig } from '../config';
+import type { AttachmentService, Owner } from './attachments.service';
+
+/** The multipart field holding the file. */
+export const ATTACHMENT_FIELD = 'file';
+
+/**
+ * Parses one multipart file into memory, bounded by ATTACHMENTS_MAX_BYTES; multer's limit errors become
+ * problems (413 too large, 400 for other malformed uploads). Nothing reaches the disk before the checks.
+ */
+function singleFile(config: AppConfig): RequestHandler {
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: config.ATTACHMENTS_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldNameSize: 64, headerPairs: 50 },
+    defParamCharset: 'utf8',
+  } as multer.Options).single(ATTACHMENT_FIELD);
+  return (req, res, next) =>
+    upload(req, res, (err: unknown) => {
+      if (!err) return next();
+      if (err instanceof multer.MulterError) {
+        if (err.code === 'LIMIT_FILE_SIZE') return next(new AppError('ATTACHMENT_TOO_LARGE', `The file is larger than ${config.ATTACHMENTS_MAX_BYTES} bytes`, 413));
+        const detail = err.code === 'LIMIT_UNEXPECTED_FILE' ? `send exactly one file in the "${ATTACHMENT_FIELD}" field` : err.message;
+        return next(new ValidationError('The upload is invalid', [{ pointer: `/${ATTACHMENT_FIELD}`, detail }], 'INVALID_UPLOAD'));
+      }
+      next(err);
+    });
+}
+
+/** `POST /api/attachments` (multipart, field `file`), `GET /api/attachments`, `GET|DELETE /api/attachments/{id}`, `GET .../content`. */
+export function createAttachmentsRouter(deps: { config: AppConfig; attachments: AttachmentService }): Router {
+  const router = Router();
+  const owner = (req: Parameters<RequestHandler>[0]): Owner => {
+    const p = principalOf(req);
+    return { tenantId: p.tenantId, userId: p.userId, requestId: requestIdOf(req) };
+  };
+
+  router.post('/attachments', singleFile(deps.config), async (req, res) => {
+    if (!req.is('multipart/form-data') || !req.file) {
+      throw new ValidationError('A multipart/form-data body with one file is required', [
+        { pointer: `/${ATTACHMENT_FIELD}`, detail: 'is required' },
+      ], 'FILE_REQUIRED');
+    }
+    const created = await deps.attachments.upload(owner(req), { originalName: req.file.originalname, bytes: req.file.buffer });
+    res.status(201).location(`/api/attachments/${created.id}`).json(created);
+  });
+
+  router.get('/attachments', async (req, res) => {
+    res.json(await deps.attachments.list(owner(req)));
+  });
+
+  router.get('/attachments/:id', async (req, res) => {
+    res.json(await deps.attachments.get(owner(req), req.params.id));
+  });
+
+  router.get('/attachments/:id/content', async (req, res) => {
+    const { meta, bytes } = await deps.attachments.content(owner(req), req.params.id);
+    // Always a download, never rendered inline: an uploaded file must not run as a page of this origin.
+    res
+      .status(200)
+      .type(meta.mediaType)
+      .setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(meta.name)}`)
+      .setHeader('X-Content-Type-Options', 'nosniff')
+      .setHeader('Cache-Control', 'private, no-store')
+      .send(bytes);
+  });
+
+  router.delete('/attachments/:id', async (req, res) => {
+    await deps.attachments.remove(owner(req), req.params.id);
+    res.status(204).end();
+  });
+
+  return router;
+}
