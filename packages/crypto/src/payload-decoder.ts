@@ -40,9 +40,9 @@ function integerEnd(text: string, pos: number): number {
 }
 
 /**
- * Fast path, for text decoded from valid UTF-8 (so without lone surrogates): reads text that is literally `{"cb":"…","cid":"…","exp":N,"iat":N,"nonce":"…","pid":"…","uid":"…",
- * "v":N}` (RFC 8785 key order), with no character that JSON escapes anywhere (so no string holds an escape) and
- * integers without sign or leading zero. Such text is its own canonical form, so accepting it is exactly as strict
+ * Fast path, for text decoded from valid UTF-8 (so without lone surrogates): reads text that is literally
+ * `{"cb":"…","cid":"…","exp":N,"iat":N,"nonce":"…","pid":"…","uid":"…","v":N}` (RFC 8785 key order), with no
+ * character that JSON escapes anywhere (so no string holds an escape) and integers without sign or leading zero. Such text is its own canonical form, so accepting it is exactly as strict
  * as JSON.parse plus a canonical comparison. Anything else returns undefined and takes that slow path.
  */
 export function scanCanonicalPayload(text: string): RelayTicketPayload | undefined {

@@ -44,18 +44,25 @@ function checkKey(key: unknown): string | Buffer {
   );
 }
 
-// Validated key lists by key-set object. A hit also requires the very same key values in the same places, so a
-// key set changed in place (a rotated or dropped key) is validated again and never served stale.
-const validated = new WeakMap<RelayKeys, Array<string | Buffer>>();
+// Validated keys by key-set object, as HMAC-ready bytes. A hit also requires the very same key values in the same
+// places, so a key set changed in place (a rotated or dropped key) is validated again and never served stale.
+const validated = new WeakMap<RelayKeys, { sources: Array<string | Buffer>; bytes: Buffer[] }>();
 
-function sameKeys(keys: RelayKeys, previous: Array<string | Buffer>, list: Array<string | Buffer>): boolean {
-  if (list.length !== previous.length + 1 || list[0] !== keys.current) return false;
-  for (let i = 0; i < previous.length; i++) if (list[i + 1] !== previous[i]) return false;
+function sameKeys(
+  keys: RelayKeys,
+  previous: Array<string | Buffer>,
+  sources: Array<string | Buffer>,
+): boolean {
+  if (sources.length !== previous.length + 1 || sources[0] !== keys.current) return false;
+  for (let i = 0; i < previous.length; i++) if (sources[i + 1] !== previous[i]) return false;
   return true;
 }
 
-/** Validates the key set and returns it in verification order: current first, then previous. */
-export function relayKeyList(keys: RelayKeys): Array<string | Buffer> {
+/**
+ * Validates the key set and returns the keys as bytes (strings as UTF-8) in verification order: current first,
+ * then previous. A Buffer key is used as it is, not copied.
+ */
+export function relayKeyList(keys: RelayKeys): Buffer[] {
   if (keys === null || typeof keys !== 'object') {
     throw new RelayError('RELAY_INVALID_KEY', 'relay keys are missing');
   }
@@ -64,15 +71,15 @@ export function relayKeyList(keys: RelayKeys): Array<string | Buffer> {
     throw new RelayError('RELAY_INVALID_KEY', 'previous relay keys must be a list');
   }
   const cached = validated.get(keys);
-  if (cached !== undefined && sameKeys(keys, previous, cached)) return cached;
-  const list = [checkKey(keys.current)];
-  for (const key of previous) list.push(checkKey(key));
-  validated.set(keys, list);
-  return list;
+  if (cached !== undefined && sameKeys(keys, previous, cached.sources)) return cached.bytes;
+  const sources = [checkKey(keys.current), ...previous.map(checkKey)];
+  const bytes = sources.map((key) => (typeof key === 'string' ? Buffer.from(key, 'utf8') : key));
+  validated.set(keys, { sources, bytes });
+  return bytes;
 }
 
 /** Lowercase hex HMAC-SHA256 of the base64url payload segment under one key. */
-export function signSegment(segment: string, key: string | Buffer): string {
+export function signSegment(segment: string, key: Buffer): string {
   return createHmac('sha256', key).update(segment, 'utf8').digest('hex');
 }
 
@@ -80,7 +87,7 @@ export function signSegment(segment: string, key: string | Buffer): string {
  * Constant-time check of a lowercase hex signature against every key, current first. Both sides are compared as
  * their ASCII bytes with timingSafeEqual, after a length check (timingSafeEqual throws on different lengths).
  */
-export function verifySegment(segment: string, signatureHex: string, keys: Array<string | Buffer>): boolean {
+export function verifySegment(segment: string, signatureHex: string, keys: Buffer[]): boolean {
   const given = Buffer.from(signatureHex, 'latin1');
   for (const key of keys) {
     const expected = Buffer.from(signSegment(segment, key), 'latin1');

@@ -214,7 +214,7 @@ describe('callback allowlist properties', () => {
             (parsed.protocol === 'careapp:' && url.startsWith('careapp://')),
         ).toBe(true);
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 

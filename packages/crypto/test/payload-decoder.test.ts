@@ -90,7 +90,7 @@ describe('canonical payload fast paths', () => {
           expect(scanned).toEqual(reference(mutated));
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 
@@ -119,7 +119,7 @@ describe('canonical payload fast paths', () => {
         }
         expect(decoded).toEqual(referenceDecode(mutated));
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 });

@@ -113,6 +113,19 @@ describe('resolveRelayTicket check 2: structure and signature', () => {
   });
 });
 
+describe('resolveRelayTicket key set changes', () => {
+  it('follows a key set changed in place: a dropped key stops verifying, a short key is refused', async () => {
+    const keys: { current: string; previous: string[] } = { current: OTHER_KEY, previous: [EXAMPLE_KEY] };
+    expect(await resolveCode(aResolveInput(aTicket(), { keys }))).toBe('RESOLVED');
+    keys.previous.pop();
+    expect(await resolveCode(aResolveInput(aTicket(), { keys }))).toBe('RELAY_BAD_SIGNATURE');
+    keys.previous.push(EXAMPLE_KEY);
+    expect(await resolveCode(aResolveInput(aTicket(), { keys }))).toBe('RESOLVED');
+    keys.current = 'too-short';
+    expect(await resolveCode(aResolveInput(aTicket(), { keys }))).toBe('RELAY_INVALID_KEY');
+  });
+});
+
 describe('resolveRelayTicket check 3: time', () => {
   it('accepts a ticket up to and including its exp second and rejects it after with RELAY_EXPIRED', async () => {
     expect(await resolveCode(aResolveInput(aTicket({ ttlSeconds: 60 }), { now: later(60) }))).toBe(
