@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '@care/db';
+import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
+import { acquireTurn, completeTurn, findThread, listCheckpoints, releaseTurn, type CheckpointRow } from './threads.repository';
+
+/** Whose thread: tenant (RLS) and user (owner). */
+export interface ThreadScope {
+  tenantId: string;
+  userId: string;
+}
+
+/** A running turn's hold on its thread. */
+export interface TurnLease {
+  threadId: string;
+  turnId: string;
+  checkpointId: string;
+  parentId: string | null;
+  startedAt: Date;
+}
+
+/** How a turn ended. */
+export type TurnStatus = 'complete' | 'aborted' | 'refused' | 'error';
+
+/** What a finished turn stores. */
+export interface TurnRecord {
+  agentId: string | null;
+  status: TurnStatus;
+  provider: string | null;
+  model: string | null;
+  messages: Array<{ role: string; content: string }>;
+  toolCalls: unknown[];
+  suggestions: string[];
+  refusal: Record<string, string> | null;
+  error: { code: string; message: string } | null;
+}
+
+/** A checkpoint as `GET /api/chat/threads/{thread_id}` shows it. */
+export interface CheckpointView {
+  checkpoint_id: string;
+  parent_id: string | null;
+  seq: number;
+  agent_id: string | null;
+  status: string;
+  provider: string | null;
+  model: string | null;
+  messages: Array<{ role: string; content: string }>;
+  tool_calls: unknown[];
+  suggestions: string[];
+  refusal: Record<string, string> | null;
+  error: { code: string; message: string } | null;
+  started_at: string;
+  completed_at: string;
+}
+
+/** One page of a thread's history, newest first. */
+export interface ThreadHistory {
+  thread_id: string;
+  agent_id: string | null;
+  turns: number;
+  busy: boolean;
+  created_at: string;
+  updated_at: string;
+  checkpoints: CheckpointView[];
+  next_cursor: string | null;
+}
+
+function view(row: CheckpointRow): CheckpointView {
+  return {
+    checkpoint_id: row.checkpointId,
+    parent_id: row.parentId,
+    seq: row.seq,
+    agent_id: row.agentId,
+    status: row.status,
+    provider: row.provider,
+    model: row.model,
+    messages: row.messages,
+    tool_calls: row.toolCalls,
+    suggestions: row.suggestions,
+    refusal: row.refusal ?? null,
+    error: row.error ?? null,
+    started_at: row.startedAt.toISOString(),
+    completed_at: row.completedAt.toISOString(),
+  };
+}
+
+/**
+ * Threads and their checkpoints, one per turn, in PostgreSQL under RLS. A turn holds its thread through a
+ * lease on the thread row (a second turn gets 409 on every replica); the lease expires after `leaseMs`, the
+ * upper bound of a turn, so a crashed replica cannot wedge a thread.
+ */
+export class ThreadsService {
+  constructor(
+    private readonly database: Database,
+    private readonly leaseMs: number,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Starts a turn on `threadId` (a new thread when absent or unknown). 409 when busy, 404 when not the caller's. */
+  async begin(scope: ThreadScope, threadId: string = randomUUID()): Promise<TurnLease> {
+    const now = this.clock();
+    const turnId = randomUUID();
+    const result = await this.database.withTenant(scope.tenantId, (tx) =>
+      acquireTurn(tx, { tenantId: scope.tenantId, threadId, ownerId: scope.userId, turnId, now, until: new Date(now.getTime() + this.leaseMs) }),
+    );
+    if (!result.ok) {
+      if (result.reason === 'busy') throw new ConflictError('This thread is answering another request; try again when it is done', 'THREAD_BUSY');
+      throw new NotFoundError(`No thread with id "${threadId}"`, 'THREAD_NOT_FOUND');
+    }
+    return { threadId, turnId, checkpointId: randomUUID(), parentId: result.lastCheckpointId, startedAt: now };
+  }
+
+  /** Stores the turn's checkpoint and frees the thread. */
+  async complete(scope: ThreadScope, lease: TurnLease, record: TurnRecord): Promise<number> {
+    const now = this.clock();
+    return this.database.withTenant(scope.tenantId, (tx) =>
+      completeTurn(
+        tx,
+        lease.turnId,
+        {
+          tenantId: scope.tenantId,
+          threadId: lease.threadId,
+          checkpointId: lease.checkpointId,
+          parentId: lease.parentId,
+          ownerId: scope.userId,
+          ...record,
+          startedAt: lease.startedAt,
+          completedAt: now,
+        },
+        now,
+      ),
+    );
+  }
+
+  /** Frees the thread without a checkpoint (when recording failed). */
+  async release(scope: ThreadScope, lease: TurnLease): Promise<void> {
+    await this.database.withTenant(scope.tenantId, (tx) =>
+      releaseTurn(tx, { tenantId: scope.tenantId, threadId: lease.threadId, turnId: lease.turnId }),
+    );
+  }
+
+  /** A page of the caller's thread, newest checkpoint first; `cursor` continues from a previous page. */
+  async history(scope: ThreadScope, threadId: string, page: { limit: number; cursor?: string }): Promise<ThreadHistory> {
+    let beforeSeq: number | undefined;
+    if (page.cursor !== undefined) {
+      if (!/^[1-9][0-9]{0,8}$/.test(page.cursor)) {
+        throw new ValidationError('Invalid cursor', [{ pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' }]);
+      }
+      beforeSeq = Number(page.cursor);
+    }
+    return this.database.withTenant(scope.tenantId, async (tx) => {
+      const thread = await findThread(tx, scope.tenantId, threadId);
+      // Another user's thread in the same tenant answers like a missing one: its existence is not revealed.
+      if (!thread || thread.ownerId !== scope.userId) throw new NotFoundError(`No thread with id "${threadId}"`, 'THREAD_NOT_FOUND');
+      const rows = await listCheckpoints(tx, { tenantId: scope.tenantId, threadId, limit: page.limit + 1, beforeSeq });
+      const more = rows.length > page.limit;
+      const items = rows.slice(0, page.limit);
+      return {
+        thread_id: threadId,
+        agent_id: thread.agentId,
+        turns: thread.turns,
+        busy: !!thread.busyTurn && !!thread.busyUntil && thread.busyUntil > this.clock(),
+        created_at: thread.createdAt.toISOString(),
+        updated_at: thread.updatedAt.toISOString(),
+        checkpoints: items.map(view),
+        next_cursor: more ? String(items[items.length - 1].seq) : null,
+      };
+    });
+  }
+}
