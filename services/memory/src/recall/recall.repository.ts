@@ -57,6 +57,7 @@ function tierList(tiers: Tier[]): SQL {
 /**
  * Both searches in one statement: the `pool` nearest live memories by cosine distance (HNSW, iterative scan so
  * RLS and flag filters do not starve it) and the `pool` best full-text matches (GIN), with their ranks.
+ * Ranks are SQL `rank()`: equal distances or scores share a rank, so identical memories score identically.
  */
 export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<CandidateRow[]> {
   const vt = sql.raw(vectorType(q.dim));
@@ -84,7 +85,7 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
     text_score: number | null;
   }>(sql`
     with v as (
-      select id, distance, row_number() over (order by distance, id) as vector_rank from (
+      select id, distance, rank() over (order by distance) as vector_rank from (
         select m.id, (m.embedding::${vt} <=> ${qv}) as distance
         from memories m
         where m.tenant_id = ${q.tenantId} and m.dim = ${dim} and m.tier = any(${tierList(q.tiers)}) and ${live}
@@ -93,7 +94,7 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
       ) nearest
     ),
     t as (
-      select id, text_score, row_number() over (order by text_score desc, id) as text_rank from (
+      select id, text_score, rank() over (order by text_score desc) as text_rank from (
         select m.id, ts_rank(m.tsv, query) as text_score
         from memories m, websearch_to_tsquery('english', ${q.textQuery}) query
         where ${q.textQuery} <> '' and m.tsv @@ query and m.tenant_id = ${q.tenantId} and m.dim = ${dim}
