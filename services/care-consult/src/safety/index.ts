@@ -1,0 +1,20 @@
+// Public surface of the safety circuit breaker: the detector, its types, and the labelled-set scoring
+// used by the tests and bench/red-flags.
+export { detectRedFlag } from './red-flag-detector';
+export { RED_FLAG_ADVICE } from './red-flag-advice';
+export {
+  RED_FLAG_CATEGORIES,
+  isRedFlagCategory,
+  type RedFlagCategory,
+  type RedFlagHit,
+} from './red-flag-types';
+export {
+  RED_FLAG_DATA_DIR,
+  formatQualityTable,
+  loadLabelledFile,
+  parseLabelledJsonl,
+  scoreDetector,
+  type CategoryScore,
+  type LabelledCase,
+  type QualityReport,
+} from './red-flag-metrics';
