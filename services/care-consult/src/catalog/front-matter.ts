@@ -32,13 +32,19 @@ export function parseFrontMatter(text: string): FrontMatterFile {
   if (!close) throw new FrontMatterError('the YAML front matter is not closed by a "---" line');
   const yamlText = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '');
-  const doc = parseDocument(yamlText, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(yamlText, { schema: 'core', uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length) {
     const err = doc.errors[0];
     const line = err.linePos?.[0]?.line;
     throw new FrontMatterError(`invalid YAML: ${err.message.split('\n')[0]}`, line === undefined ? undefined : line + 1);
   }
-  const data = doc.toJS({ maxAliasCount: 50 }) as unknown;
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 50 });
+  } catch (err) {
+    // Unresolved or excessive aliases surface only when converting.
+    throw new FrontMatterError(`invalid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new FrontMatterError('the front matter must be a YAML mapping of keys to values', 2);
   }
