@@ -6,3 +6,4 @@ export * from './metrics';
 export * from './health';
 export * from './app';
 export * from './server';
+export * from './auth';

@@ -1,0 +1,124 @@
+import jwt, { type Algorithm, type JwtPayload } from 'jsonwebtoken';
+import { UnauthorizedError } from '../errors';
+import { createJwksKeySource } from './jwks-key-source';
+import { rolesToScopes } from './role-scopes';
+
+/** Settings of {@link createAccessTokenVerifier}. */
+export interface AccessTokenVerifierConfig {
+  /** `builtin`: HS256 with `secret`; `external`: RS256/ES256 keys from `jwksUri`. */
+  mode: 'builtin' | 'external';
+  /** HS256 key, at least 32 bytes (builtin mode). */
+  secret?: string;
+  issuer: string;
+  audience: string;
+  /** JWKS endpoint of the identity provider (external mode). */
+  jwksUri?: string;
+  /** Pinned algorithms; builtin allows only HS256, external only RS256/ES256 (default both). */
+  algorithms?: string[];
+  /** Accepted clock skew for exp/nbf, seconds (default 0). */
+  clockToleranceSeconds?: number;
+  /** Clock in milliseconds; tests inject one. */
+  now?: () => number;
+  /** Most JWKS fetches per minute (default 10); an unknown-kid flood beyond it is refused without a fetch. */
+  jwksRequestsPerMinute?: number;
+  /** How long fetched keys stay cached, ms (default 10 min). */
+  jwksCacheMaxAgeMs?: number;
+  /** Timeout of one JWKS fetch, ms (default 5000). */
+  jwksTimeoutMs?: number;
+}
+
+/** The authenticated caller, built from a verified access token. */
+export interface Principal {
+  userId: string;
+  email?: string;
+  tenantId: string;
+  roles: string[];
+  scopes: string[];
+  tokenId?: string;
+}
+
+/** Verifies bearer access tokens. */
+export interface AccessTokenVerifier {
+  /** Resolves the caller of a valid token; rejects with {@link InvalidTokenError} otherwise. */
+  verify(token: string): Promise<Principal>;
+}
+
+/** 401 for a token that was presented but is not acceptable; `reason` is for logs, never for the client. */
+export class InvalidTokenError extends UnauthorizedError {
+  constructor(readonly reason: string) {
+    super('The access token is invalid or expired', 'INVALID_TOKEN', 'Bearer error="invalid_token"');
+  }
+}
+
+const BUILTIN_ALGS = ['HS256'];
+const EXTERNAL_ALGS = ['RS256', 'ES256'];
+const MAX_TOKEN_LENGTH = 8192;
+
+/**
+ * Creates the verifier every service uses for platform access tokens. The algorithm list is pinned per
+ * mode before any key is looked up, so `alg: none` (in any casing) and HS256-signed-with-the-public-key
+ * are refused; iss, aud, exp and nbf are checked; `sub`, `tenantId` and `roles` must be present.
+ */
+export function createAccessTokenVerifier(cfg: AccessTokenVerifierConfig): AccessTokenVerifier {
+  const allowed = pinAlgorithms(cfg);
+  const keyFor = cfg.mode === 'builtin' ? builtinKey(cfg) : createJwksKeySource(cfg, (reason) => new InvalidTokenError(reason));
+  const now = cfg.now ?? Date.now;
+  return {
+    async verify(token: string): Promise<Principal> {
+      if (typeof token !== 'string' || !token || token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError('malformed');
+      const decoded = jwt.decode(token, { complete: true });
+      if (!decoded || typeof decoded.header !== 'object') throw new InvalidTokenError('malformed');
+      const { alg, kid } = decoded.header;
+      if (typeof alg !== 'string' || !allowed.includes(alg)) throw new InvalidTokenError('algorithm not allowed');
+      const key = await keyFor(alg, kid);
+      let payload: JwtPayload | string;
+      try {
+        payload = jwt.verify(token, key, {
+          algorithms: [alg as Algorithm],
+          issuer: cfg.issuer,
+          audience: cfg.audience,
+          clockTolerance: cfg.clockToleranceSeconds ?? 0,
+          clockTimestamp: Math.floor(now() / 1000),
+        });
+      } catch (err) {
+        throw new InvalidTokenError(err instanceof Error ? err.message : 'verification failed');
+      }
+      return toPrincipal(payload);
+    },
+  };
+}
+
+function pinAlgorithms(cfg: AccessTokenVerifierConfig): string[] {
+  const permitted = cfg.mode === 'builtin' ? BUILTIN_ALGS : EXTERNAL_ALGS;
+  const wanted = cfg.algorithms?.length ? cfg.algorithms : permitted;
+  const bad = wanted.filter((a) => !permitted.includes(a));
+  if (bad.length) throw new Error(`Algorithms ${bad.join(', ')} are not allowed in ${cfg.mode} mode (allowed: ${permitted.join(', ')})`);
+  if (!cfg.issuer || !cfg.audience) throw new Error('The token verifier needs an issuer and an audience');
+  return [...wanted];
+}
+
+/** Finds the verification key for a token's header. */
+export type KeyLookup = (alg: string, kid: unknown) => Promise<string | Buffer>;
+
+function builtinKey(cfg: AccessTokenVerifierConfig): KeyLookup {
+  if (!cfg.secret || Buffer.byteLength(cfg.secret, 'utf8') < 32) throw new Error('JWT_SECRET must be at least 32 bytes');
+  const secret = Buffer.from(cfg.secret, 'utf8');
+  return async () => secret;
+}
+
+function toPrincipal(payload: JwtPayload | string): Principal {
+  if (typeof payload !== 'object' || payload === null) throw new InvalidTokenError('payload is not an object');
+  const { sub, email, tenantId, roles, jti, exp } = payload as Record<string, unknown>;
+  if (typeof exp !== 'number') throw new InvalidTokenError('exp is required');
+  if (typeof sub !== 'string' || !sub) throw new InvalidTokenError('sub is required');
+  if (typeof tenantId !== 'string' || !tenantId) throw new InvalidTokenError('tenantId is required');
+  if (!Array.isArray(roles) || !roles.every((r) => typeof r === 'string')) throw new InvalidTokenError('roles are required');
+  return {
+    userId: sub,
+    ...(typeof email === 'string' ? { email } : {}),
+    tenantId,
+    roles: [...roles],
+    scopes: rolesToScopes(roles),
+    ...(typeof jti === 'string' ? { tokenId: jti } : {}),
+  };
+}

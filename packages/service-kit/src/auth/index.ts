@@ -1,0 +1,3 @@
+export * from './role-scopes';
+export * from './access-token-verifier';
+export * from './bearer-auth';
