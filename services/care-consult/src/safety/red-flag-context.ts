@@ -85,7 +85,7 @@ const GENERIC_SUBJECT =
 const PRESENCE =
   /\b(in front of me|next to me|with me|here|right now|on the (floor|ground|street|pavement|bus|train|road)|just|now)\b/;
 const FEAR_BEFORE =
-  /\b(?:(?:afraid|scared|worried|terrified|frightened|anxious|nervous|paranoid|fear|fears|thought|thoughts|thinking|risk|chance|chances|odds) (?:of|about)|avoid|avoiding|prevent|preventing)(?: (?:having|getting|another|a|an))*\s*$/;
+  /\b(?:(?:afraid|scared|worried|worry|worrying|terrified|frightened|anxious|nervous|paranoid|fear|fears|thought|thoughts|thinking|risk|chance|chances|odds) (?:of|about)|avoid|avoiding|prevent|preventing)(?: (?:having|getting|another|a|an))*\s*$/;
 const THIRD_PERSON_INTENT = /\b(himself|herself|themselves|themself)\b/;
 
 function lastWords(text: string, n: number): string {

@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { RED_FLAG_CATEGORIES, detectRedFlag, loadLabelledFile, type RedFlagCategory } from '../../src/safety';
+
+// Emergencies phrased so that they fit after "I have", "I do not have", "years ago I had".
+const EMERGENCIES: Partial<Record<RedFlagCategory, readonly string[]>> = {
+  stroke_fast: [
+    'a drooping face',
+    'slurred speech',
+    'numbness on one side of my body',
+    'sudden weakness on one side',
+  ],
+  heart_attack: [
+    'crushing chest pain',
+    'severe chest pain',
+    'chest pain spreading to my left arm',
+    'chest pain and a cold sweat',
+  ],
+  breathing_difficulty: ['trouble breathing', 'difficulty breathing', 'a bad asthma attack'],
+  anaphylaxis: ['a swollen tongue', 'a severe allergic reaction', 'throat swelling after eating peanuts'],
+  severe_bleeding: ['heavy bleeding', 'bleeding that will not stop', 'massive blood loss'],
+  suicidal_intent: ['suicidal thoughts', 'thoughts of killing myself', 'a plan to end my life'],
+  self_harm: ['urges to self harm', 'self harm cuts'],
+  overdose_poisoning: ['an overdose'],
+  sepsis: ['sepsis', 'septic shock'],
+  meningitis: ['meningitis', 'a stiff neck and a high fever', 'a rash that does not fade under a glass'],
+  seizure: ['a seizure lasting ten minutes', 'seizures one after another'],
+  pregnancy_emergency: ['heavy bleeding at 34 weeks pregnant'],
+};
+const LISTED = Object.entries(EMERGENCIES).flatMap(([category, phrases]) =>
+  phrases!.map((phrase) => ({ category: category as RedFlagCategory, phrase })),
+);
+
+const PRESENT = ['right now I have {x}', 'I have {x}', 'help, I have {x}'];
+const NEGATED = [
+  'I do not have {x}',
+  "I don't have {x}",
+  'no {x}',
+  'denies {x}',
+  'I have never had {x}',
+  'there is no {x}',
+  "I haven't had any {x}",
+  'without any {x}',
+];
+const HISTORICAL = [
+  'years ago I had {x}',
+  'back in 2015 I had {x}',
+  'in 2009 I had {x}',
+  'as a child I had {x}',
+  'I have a history of {x}',
+  'last year I had {x}',
+  'I had {x} five years ago',
+];
+
+const fill = (template: string, phrase: string): string => template.replace('{x}', phrase);
+const casing = fc.array(fc.boolean(), { minLength: 1, maxLength: 64 });
+const applyCasing = (text: string, flips: boolean[]): string =>
+  [...text].map((ch, i) => (flips[i % flips.length] ? ch.toUpperCase() : ch.toLowerCase())).join('');
+const spacing = fc.array(fc.constantFrom(' ', '  ', '\t', ' \t '), { minLength: 1, maxLength: 16 });
+const applySpacing = (text: string, runs: string[]): string =>
+  text.split(' ').reduce((acc, word, i) => `${acc}${runs[i % runs.length]}${word}`);
+
+describe('red-flag detector properties', () => {
+  it('fires on every listed emergency stated in the present (so the negative properties below can fail)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LISTED),
+        fc.constantFrom(...PRESENT),
+        ({ category, phrase }, template) => {
+          expect(detectRedFlag(fill(template, phrase))?.category).toBe(category);
+        },
+      ),
+    );
+  });
+
+  it('stops firing when a listed emergency is prefixed with a negation template', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LISTED),
+        fc.constantFrom(...NEGATED),
+        casing,
+        ({ phrase }, template, flips) => {
+          expect(detectRedFlag(applyCasing(fill(template, phrase), flips))).toBeNull();
+        },
+      ),
+    );
+  });
+
+  it('stops firing when a listed emergency is framed as past history', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LISTED),
+        fc.constantFrom(...HISTORICAL),
+        spacing,
+        ({ phrase }, template, runs) => {
+          expect(detectRedFlag(applySpacing(fill(template, phrase), runs))).toBeNull();
+        },
+      ),
+    );
+  });
+
+  it('gives the same verdict whatever the letter case and the runs of spaces between words', () => {
+    const labelled = loadLabelledFile('labelled.jsonl');
+    fc.assert(
+      fc.property(fc.constantFrom(...labelled), casing, spacing, (c, flips, runs) => {
+        const expected = detectRedFlag(c.text, c.context)?.category ?? null;
+        const varied = applySpacing(applyCasing(c.text, flips), runs);
+        expect(detectRedFlag(varied, c.context)?.category ?? null).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never throws on arbitrary input and always answers null or a well-formed hit', () => {
+    const vocabulary = fc.constantFrom(
+      ...'i my he not no chest pain breathe cannot stroke face drooping seizure pills 30 took years ago if what , . ? ! \u2019 lol baby weeks pregnant bleeding kill myself'.split(
+        ' ',
+      ),
+    );
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 300 }),
+      fc.array(vocabulary, { maxLength: 40 }).map((w) => w.join(' ')),
+    );
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(fc.oneof(text, fc.constant(undefined as unknown as string)), { maxLength: 5 }),
+        (latest, recent) => {
+          const hit = detectRedFlag(latest, recent);
+          if (hit === null) return;
+          expect(RED_FLAG_CATEGORIES).toContain(hit.category);
+          expect(hit.reason).toBe('emergency_red_flag');
+          expect(hit.message.length).toBeGreaterThan(40);
+          expect(hit.matched.length).toBeGreaterThan(0);
+          expect(hit.matched.length).toBeLessThanOrEqual(80);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('still reads a cry for help typed after a very long paste, and tolerates non-string input', () => {
+    const paste = 'lorem ipsum dolor sit amet '.repeat(10_000);
+    expect(detectRedFlag(`${paste}\nI cannot breathe`)?.category).toBe('breathing_difficulty');
+    expect(detectRedFlag(undefined as unknown as string)).toBeNull();
+    expect(detectRedFlag('I took 30 pills', 'nope' as unknown as string[])?.category).toBe(
+      'overdose_poisoning',
+    );
+  });
+});
