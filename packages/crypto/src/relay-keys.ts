@@ -83,15 +83,19 @@ export function signSegment(segment: string, key: Buffer): string {
   return createHmac('sha256', key).update(segment, 'utf8').digest('hex');
 }
 
+// Holds the decoded signature under comparison; verification is synchronous, so calls cannot interleave.
+const givenDigest = Buffer.alloc(32);
+
 /**
- * Constant-time check of a lowercase hex signature against every key, current first. Both sides are compared as
- * their ASCII bytes with timingSafeEqual, after a length check (timingSafeEqual throws on different lengths).
+ * Constant-time check of a signature against every key, current first. The caller has checked the format
+ * (64 lowercase hex characters, so decoding is one-to-one); the 32 decoded bytes are compared with each expected
+ * HMAC by timingSafeEqual, after a length check (timingSafeEqual throws on different lengths).
  */
 export function verifySegment(segment: string, signatureHex: string, keys: Buffer[]): boolean {
-  const given = Buffer.from(signatureHex, 'latin1');
+  const length = givenDigest.write(signatureHex, 'hex');
   for (const key of keys) {
-    const expected = Buffer.from(signSegment(segment, key), 'latin1');
-    if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
+    const expected = createHmac('sha256', key).update(segment, 'utf8').digest();
+    if (expected.length === length && timingSafeEqual(expected, givenDigest)) return true;
   }
   return false;
 }
