@@ -19,6 +19,10 @@ import { createHealthRouter } from './health/health.routes';
 import { ModelsService } from './models/models.service';
 import { createModelsRouter } from './models/models.routes';
 import type { FetchFn } from './models/http-probe';
+import { createChatFeature } from './chat/chat.module';
+import type { ChatProvider } from './providers/provider.types';
+import { createConsoleRouter } from './console/console.routes';
+import { detectRedFlag } from './safety';
 
 /** Everything the routers need; built once in main (or per test file) and passed down. No singletons. */
 export interface AppDeps {
@@ -43,6 +47,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** True once shutdown began: health answers 503 so load balancers drain this replica. */
   isDraining: () => boolean;
+  /** Overrides the configured chat model (tests, benchmarks); default from LLM_PROVIDER and the keys. */
+  chatProvider?: ChatProvider;
 }
 
 /** The parts main (or a test) must supply; the rest of {@link AppDeps} is derived, and any part can be overridden. */
@@ -95,7 +101,7 @@ export function createAppDeps(core: CoreDeps): AppDeps {
  * with paths relative to `/api`.
  */
 export function createApp(deps: AppDeps): Express {
-  const app = createServiceApp({ logger: deps.logger, corsOrigins: corsOrigins(deps.config), metrics: deps.metrics });
+  const app = createServiceApp({ logger: deps.logger, corsOrigins: corsOrigins(deps.config), metrics: deps.metrics, exposedHeaders: ['X-Thread-Id'] });
   const api = Router();
   api.use(createRelayRouter(deps)); // before the bearer check so even its 401s carry no-store; tickets check the token
   api.use(requireBearer(deps.verifier));
@@ -104,6 +110,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(createModelsRouter(deps));
   api.use(createAuditRouter(deps));
   api.use(createAttachmentsRouter(deps));
+  api.use(createChatFeature({ ...deps, detectRedFlag, provider: deps.chatProvider }).router);
   app.use('/api', api);
+  app.use(createConsoleRouter(deps.config)); // static page, no token: it signs in and calls /api itself
   return finalizeApp(app);
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Type, type Static } from '@care/contracts';
 import { csv, loadConfig, type ConfigRule } from '@care/service-kit';
+import { ChatConfigProperties, type ChatConfig } from './chat/chat.config';
 
 /** The starter workspace shipped with the package; resolves the same from `src/` (ts) and `dist/` (js). */
 export const SHIPPED_WORKSPACE_ROOT = path.resolve(__dirname, '..', 'workspace');
@@ -73,10 +74,11 @@ export const ConfigSchema = Type.Object({
   RELAY_PREVIOUS_KEYS: str('Comma list of retired relay keys that still verify'),
   RELAY_COMPANION_SCHEME: str('Deep-link scheme of the companion app allowed as relay callback', 'careapp'),
   REDIS_URL: str('Redis for consumed relay nonces shared by replicas; unset: in-process'),
+  ...ChatConfigProperties,
 });
 
 /** The loaded, frozen configuration. */
-export type AppConfig = Readonly<Static<typeof ConfigSchema>> & {
+export type AppConfig = Readonly<Static<typeof ConfigSchema>> & Readonly<ChatConfig> & {
   PORT: number;
   APP_PROFILES_ACTIVE: 'dev' | 'prod';
   LOG_LEVEL: string;

@@ -49,8 +49,8 @@ export type ProviderEvent =
   | { type: 'tool_call'; call: ProviderToolCall }
   | { type: 'end'; reason: 'stop' | 'tool_calls' | 'length' | 'other' };
 
-/** Provider ids, as configured by LLM_PROVIDER and reported by /api/models. */
-export const PROVIDER_IDS = ['builtin', 'openai', 'anthropic', 'ollama'] as const;
+/** Provider ids, as configured by LLM_PROVIDER and reported by /api/models (`offline` is the built-in engine). */
+export const PROVIDER_IDS = ['offline', 'openai', 'anthropic', 'ollama'] as const;
 /** One provider id. */
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 

@@ -1,4 +1,4 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { abortError } from '../provider.errors';
 import type { ChatProvider, ProviderEvent, ProviderMessage, ProviderRequest } from '../provider.types';
 import type { SkillLibrary, SkillReference } from '../skill-library';
@@ -11,8 +11,12 @@ export const READ_REFERENCE_TOOL = 'read_skill_reference';
 /** Settings of the built-in engine. */
 export interface BuiltinProviderOptions {
   library: SkillLibrary;
+  /** Model id reported in events and /api/models. */
+  model?: string;
   /** Tokens sent before yielding to the event loop, so many concurrent streams progress together. */
   tokensPerTick?: number;
+  /** Pause between tokens, for a typing pace like a hosted model's (0: as fast as the socket takes them). */
+  tokenDelayMs?: number;
 }
 
 /**
@@ -22,16 +26,19 @@ export interface BuiltinProviderOptions {
  * streamed word by word. Without the read tool it answers from the SKILL.md bodies.
  */
 export class BuiltinProvider implements ChatProvider {
-  readonly id = 'builtin' as const;
-  readonly model = 'builtin-retrieval';
+  readonly id = 'offline' as const;
+  readonly model: string;
   readonly offline = true;
   private readonly library: SkillLibrary;
   private readonly tokensPerTick: number;
+  private readonly tokenDelayMs: number;
   private readonly indexes = new Map<string, Promise<Bm25Index<SkillReference>>>();
 
   constructor(options: BuiltinProviderOptions) {
     this.library = options.library;
+    this.model = options.model ?? 'care-offline-skills';
     this.tokensPerTick = options.tokensPerTick ?? 16;
+    this.tokenDelayMs = options.tokenDelayMs ?? 0;
   }
 
   async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
@@ -57,7 +64,8 @@ export class BuiltinProvider implements ChatProvider {
     for (const token of toTokens(text)) {
       if (signal.aborted) throw abortError(signal);
       yield { type: 'text', text: token };
-      if (++sent % this.tokensPerTick === 0) await yieldToLoop();
+      if (this.tokenDelayMs > 0) await sleep(this.tokenDelayMs, undefined, { signal }).catch(() => undefined);
+      else if (++sent % this.tokensPerTick === 0) await yieldToLoop();
     }
     yield { type: 'end', reason: 'stop' };
   }

@@ -1,0 +1,66 @@
+import type { ChatProvider, ProviderMessage } from '../providers/provider.types';
+import type { ToolRegistry } from '../tools/tool-registry';
+import type { ToolContext } from '../tools/tool.types';
+import type { ChatCatalog } from './chat-catalog';
+import type { EmitFn } from './chat-events';
+import { runModelLoop, type TurnState } from './model-loop';
+import { buildSystemPrompt } from './prompt';
+import { suggestFollowUps } from './suggestions';
+import type { ChatSettings, PreparedTurn } from './chat.types';
+
+/** Inputs of {@link answerTurn}. */
+export interface AnswerInput {
+  catalog: ChatCatalog;
+  provider: ChatProvider;
+  registry: ToolRegistry;
+  settings: ChatSettings;
+  turn: PreparedTurn;
+  state: TurnState;
+  emit: EmitFn;
+  signal: AbortSignal;
+}
+
+/**
+ * The answering part of a turn (no red flag): recall what the person shared before, build the prompt from the
+ * persona and skills, run the model/tool loop, store an episodic memory, then send the suggestions.
+ * Memory steps run only when the agent declares the tool and a memory backend is configured (the registry has it).
+ */
+export async function answerTurn(input: AnswerInput): Promise<string[]> {
+  const { catalog, registry, turn, state, emit, signal } = input;
+  const agent = turn.agent!;
+  const ctx: ToolContext = {
+    tenantId: turn.caller.tenantId,
+    userId: turn.caller.userId,
+    threadId: turn.lease.threadId,
+    agent,
+    allowClinical: turn.request.allow_clinical === true,
+    signal,
+  };
+  const has = (tool: string) => registry.specsFor(agent).some((t) => t.name === tool);
+  let memories: string | undefined;
+  if (has('recall_memory')) {
+    const { record, outcome } = await registry.execute({ id: 'recall_0', name: 'recall_memory', arguments: { query: turn.latest.slice(0, 2000), topK: 5 } }, ctx, emit);
+    state.toolCalls.push(record);
+    if (outcome.status === 'success' && Number(outcome.summary?.count) > 0) memories = outcome.content;
+  }
+  const skills: Array<{ id: string; description: string }> = [];
+  for (const id of agent.skills) {
+    const s = await catalog.readSkill(id);
+    if (s) skills.push({ id, description: s.description });
+  }
+  const references = await catalog.listReferences(agent.skills);
+  const system = buildSystemPrompt({ agent, skills, references, allowClinical: ctx.allowClinical, memories });
+  const messages: ProviderMessage[] = turn.request.messages.map((m) => ({ role: m.role, content: m.content }));
+  await runModelLoop(
+    { provider: input.provider, registry, ctx, system, messages, maxToolRounds: input.settings.maxToolRounds, maxTokens: input.settings.maxTokens },
+    state,
+    emit,
+  );
+  if (has('save_memory')) {
+    const { record } = await registry.execute({ id: 'save_0', name: 'save_memory', arguments: { text: turn.latest.slice(0, 2000) } }, ctx, emit);
+    state.toolCalls.push(record);
+  }
+  const suggestions = suggestFollowUps({ question: turn.latest, references, used: state.usedReferences });
+  emit({ event: 'suggestions', data: { type: 'suggestions', items: suggestions, suggestions } });
+  return suggestions;
+}

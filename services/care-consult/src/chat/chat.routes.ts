@@ -1,0 +1,58 @@
+import { Router } from 'express';
+import { ChatRequest, Type } from '@care/contracts';
+import { validate } from '@care/service-kit';
+import { principalOf, requestIdOf } from '../auth/auth.middleware';
+import type { ThreadsService } from '../threads/threads.service';
+import type { ChatService } from './chat.service';
+import { SseWriter } from './sse-writer';
+
+/** `GET /api/chat/threads/{thread_id}` query: page size and the cursor of the previous page. */
+export const ThreadHistoryQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 12 })),
+  },
+  { additionalProperties: false },
+);
+
+const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' }) });
+
+/** Dependencies of the chat router. */
+export interface ChatRouterDeps {
+  chat: ChatService;
+  threads: ThreadsService;
+  heartbeatMs: number;
+}
+
+/**
+ * `POST /api/chat` (SSE) and `GET /api/chat/threads/{thread_id}`. Errors found before the stream opens are
+ * problem+json answers; after that they travel inside the stream. A closed connection aborts the turn.
+ */
+export function createChatRouter(deps: ChatRouterDeps): Router {
+  const router = Router();
+
+  router.post('/chat', validate({ body: ChatRequest }), async (req, res) => {
+    const p = principalOf(req);
+    const turn = await deps.chat.prepare({ tenantId: p.tenantId, userId: p.userId, requestId: requestIdOf(req) }, req.body as ChatRequest);
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort(new Error('client disconnected'));
+    });
+    const sse = new SseWriter(res, { heartbeatMs: deps.heartbeatMs, headers: { 'X-Thread-Id': turn.lease.threadId } });
+    sse.open();
+    await deps.chat.run(turn, (e) => sse.send(e.event, e.data), abort.signal);
+    sse.end();
+  });
+
+  router.get('/chat/threads/:thread_id', validate({ params: ThreadParams, query: ThreadHistoryQuery }), async (req, res) => {
+    const p = principalOf(req);
+    const q = res.locals.query as { limit?: number; cursor?: string };
+    const page = await deps.threads.history({ tenantId: p.tenantId, userId: p.userId }, String(req.params.thread_id), {
+      limit: q.limit ?? 20,
+      cursor: q.cursor,
+    });
+    res.json(page);
+  });
+
+  return router;
+}

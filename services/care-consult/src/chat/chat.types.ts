@@ -1,0 +1,57 @@
+import type { ChatRequest } from '@care/contracts';
+import type { ChatAgent } from './chat-catalog';
+import type { TurnLease } from '../threads/threads.service';
+
+/** What the red-flag detector reports (the safety module's RedFlagHit fits). */
+export interface RedFlag {
+  category: string;
+  reason: string;
+  message: string;
+  /** Short normalised cue that matched; audited, never the whole message. */
+  matched: string;
+}
+
+/** The safety module's detector: latest user message plus the few before it. */
+export type RedFlagDetector = (latest: string, recent?: string[]) => RedFlag | null;
+
+/** The verified caller. */
+export interface ChatCaller {
+  tenantId: string;
+  userId: string;
+  requestId?: string;
+}
+
+/** Everything decided before the stream opens (so 4xx answers are still possible). */
+export interface PreparedTurn {
+  caller: ChatCaller;
+  request: ChatRequest;
+  latest: string;
+  agent: ChatAgent | undefined;
+  routed: boolean;
+  redFlag: RedFlag | null;
+  lease: TurnLease;
+}
+
+/** The audit writer (the audit service fits); must never throw. */
+export interface ChatAudit {
+  record(input: {
+    tenantId: string;
+    actorId: string;
+    action: string;
+    resourceType: string;
+    resourceId?: string | null;
+    outcome: 'success' | 'failure' | 'denied';
+    requestId?: string;
+    meta?: Record<string, string | number | boolean | null | undefined>;
+  }): Promise<void>;
+}
+
+/** Bounds of a turn. */
+export interface ChatSettings {
+  maxToolRounds: number;
+  /** Upper bound of one turn; also the thread lease. */
+  turnTimeoutMs: number;
+  maxTokens?: number;
+  /** How many earlier user messages the red-flag detector also reads. */
+  recentUserMessages: number;
+}

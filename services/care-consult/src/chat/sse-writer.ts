@@ -1,0 +1,85 @@
+import type { ServerResponse } from 'node:http';
+
+/** Response headers of POST /api/chat (spec section 4). */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+
+/** Options of {@link SseWriter}. */
+export interface SseWriterOptions {
+  /** A comment line is sent when nothing else was written for this long (keeps proxies from timing out). */
+  heartbeatMs: number;
+  /** Extra response headers, e.g. the thread id. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * Writes Server-Sent Events on a response: `id:`, `event:` and `data:` lines per frame (multi-line data split
+ * into several `data:` lines, as the format requires), heartbeat comments while idle, and nothing after the
+ * stream ended or the client left.
+ */
+export class SseWriter {
+  private nextId = 1;
+  private lastWrite = Date.now();
+  private timer?: NodeJS.Timeout;
+  private ended = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly options: SseWriterOptions,
+  ) {}
+
+  /** Sends the status line and headers at once, so the client sees the stream open before the first frame. */
+  open(): void {
+    this.res.writeHead(200, { ...SSE_HEADERS, ...this.options.headers });
+    this.res.flushHeaders();
+    this.res.once('close', () => this.stopHeartbeat());
+    if (this.options.heartbeatMs > 0) {
+      this.timer = setInterval(() => {
+        if (Date.now() - this.lastWrite >= this.options.heartbeatMs) this.comment('heartbeat');
+      }, Math.max(10, Math.floor(this.options.heartbeatMs / 2)));
+      this.timer.unref();
+    }
+  }
+
+  /** True once ended or the connection is gone: further sends are dropped. */
+  get closed(): boolean {
+    return this.ended || this.res.destroyed || this.res.writableEnded;
+  }
+
+  /** Writes one frame; objects are sent as JSON, strings as they are. Returns false if nothing was written. */
+  send(event: string, data: unknown): boolean {
+    if (this.closed) return false;
+    const payload = typeof data === 'string' ? data : JSON.stringify(data);
+    const lines = payload.split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`).join('');
+    this.write(`id: ${this.nextId++}\nevent: ${event}\n${lines}\n`);
+    return true;
+  }
+
+  /** Writes a comment line (ignored by EventSource parsers). */
+  comment(text: string): void {
+    if (this.closed) return;
+    this.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
+  }
+
+  /** Ends the response and stops the heartbeat. */
+  end(): void {
+    this.stopHeartbeat();
+    if (this.closed) return;
+    this.ended = true;
+    this.res.end();
+  }
+
+  private write(chunk: string): void {
+    this.lastWrite = Date.now();
+    this.res.write(chunk);
+  }
+
+  private stopHeartbeat(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,42 @@
+import type { ProviderToolSpec } from '../providers/provider.types';
+
+/** The part of an agent the tools and their policy look at (an AgentRecord fits). */
+export interface ToolAgent {
+  id: string;
+  name: string;
+  clinical: boolean;
+  tools: readonly string[];
+  skills: readonly string[];
+}
+
+/** Who is calling and under which switches; passed to every tool run. */
+export interface ToolContext {
+  tenantId: string;
+  userId: string;
+  threadId: string;
+  agent: ToolAgent;
+  allowClinical: boolean;
+  signal: AbortSignal;
+}
+
+/** Status of a finished call: `success` (spec), or why it produced nothing useful. */
+export type ToolStatus = 'success' | 'denied' | 'invalid' | 'not_found' | 'unavailable' | 'error';
+
+/** What a tool returns: text for the model, and a small summary for the `tool_end` frame (no bodies). */
+export interface ToolOutcome {
+  status: ToolStatus;
+  /** Handed to the model as the tool result; its UTF-8 size is `result.bytes`. */
+  content: string;
+  /** Extra fields of `tool_end.result` (ids, counts, titles), never message text. */
+  summary?: Record<string, unknown>;
+}
+
+/** A tool of the registry. */
+export interface ToolDefinition extends ProviderToolSpec {
+  /** Whether this call touches clinical content, which needs `allow_clinical` (the policy asks before running). */
+  isClinical(params: Record<string, unknown>, ctx: ToolContext): Promise<boolean> | boolean;
+  run(params: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** Names of the tools the workspace lets agents declare. */
+export const TOOL_NAMES = ['read_skill_reference', 'search_catalog', 'recall_memory', 'save_memory'] as const;
