@@ -25,9 +25,14 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadMemoryConfig({ REMINDER_POLL_MS: '0', REFLECT_INTERVAL_SECONDS: '0', LOG_LEVEL: 'silent', ...env });
 }
 
-/** Opens an ephemeral migrated PGlite. */
-export function openTestDatabase(uri = 'pglite://memory', dataDir?: string): Promise<Database> {
-  return openMemoryDatabase({ uri, dataDir });
+/** Opens a migrated database: ephemeral PGlite by default, or the server `uri` names. */
+export function openTestDatabase(uri = 'pglite://memory'): Promise<Database> {
+  return openMemoryDatabase({ uri });
+}
+
+/** Opens the file-backed embedded database in `dataDir` (DATABASE_URI unset), as the service does by default. */
+export function openFileDatabase(dataDir: string): Promise<Database> {
+  return openMemoryDatabase({ uri: undefined, dataDir });
 }
 
 /** An app over `database` with its context (for services the HTTP API does not expose, like schedulers). */
