@@ -29,6 +29,8 @@ export const RememberRequest = Type.Object(
     type: Type.Union(MEMORY_TYPES.map((t) => Type.Literal(t))),
     source: Type.Union(MEMORY_SOURCES.map((s) => Type.Literal(s))),
     tags: Type.Optional(Tags),
+    /** Extension (memory ADR 0301): when the remembered episode happened, e.g. importing a past conversation; default now. */
+    occurredAt: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
   },
   { additionalProperties: false },
 );

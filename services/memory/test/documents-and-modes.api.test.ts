@@ -109,3 +109,16 @@ describe('partitions record their embedding space', () => {
     expect(status.body.partition).toMatchObject({ embeddingModel: 'hashing:words-v1-32', dimension: 32 });
   });
 });
+
+describe('remember with occurredAt', () => {
+  it('dates an imported episode in the past, which recency then reads', async () => {
+    const { app } = buildApp(database);
+    const t = { 'X-Tenant-Id': 'occurred' };
+    const res = await request(app).post('/api/v1/memory/remember').set(t).send({ ...aMemory().withId('old').withText('first cardiology visit').build(), occurredAt: '2029-01-01T00:00:00Z' });
+    expect(res.body.createdAt).toBe('2029-01-01T00:00:00.000Z');
+    const hit = (await request(app).post('/api/v1/memory/recall').set(t).send({ query: 'cardiology visit' })).body.results[0];
+    expect(hit.signals.ageDays).toBe(365);
+    const bad = await request(app).post('/api/v1/memory/remember').set(t).send({ ...aMemory().build(), occurredAt: 'last tuesday' });
+    expect([bad.status, bad.body.errors[0].pointer]).toEqual([400, '/occurredAt']);
+  });
+});

@@ -18,7 +18,8 @@ export class MemoriesService {
   async remember(tenantId: string, body: RememberRequest): Promise<View> {
     const tier = tierOfType(body.type);
     const ttl = tier === 'working' ? this.ctx.config.SCRATCHPAD_TTL_SECONDS : undefined;
-    return this.create(tenantId, { id: body.id, text: body.text, type: body.type, source: body.source, tags: body.tags ?? [], ttl });
+    const occurredAt = body.occurredAt ? new Date(body.occurredAt) : undefined;
+    return this.create(tenantId, { id: body.id, text: body.text, type: body.type, source: body.source, tags: body.tags ?? [], ttl, occurredAt });
   }
 
   /** Quick write to working memory: a working-tier memory that expires after its TTL. */
@@ -117,7 +118,7 @@ export class MemoriesService {
 
   private async create(
     tenantId: string,
-    m: { id?: string; text: string; type: string; source: string; tags: string[]; ttl?: number },
+    m: { id?: string; text: string; type: string; source: string; tags: string[]; ttl?: number; occurredAt?: Date },
   ): Promise<View> {
     const dimension = await this.ctx.embeddings.dimension();
     const [embedding] = await this.ctx.embeddings.embed([m.text]);
@@ -128,7 +129,9 @@ export class MemoriesService {
       await writableSpace(tx, tenantId, this.ctx.embeddings, dimension, now);
       const expiresAt = m.ttl ? new Date(now.getTime() + m.ttl * 1000) : null;
       const tier = tierOfType(m.type);
-      const inserted = await insertMemory(tx, { tenantId, id, tier, type: m.type, source: m.source, text: m.text, tags: m.tags, embedding, createdAt: now, expiresAt });
+      // createdAt is when the memory happened (recency and decay read it); an import may date it in the past.
+      const createdAt = m.occurredAt ?? now;
+      const inserted = await insertMemory(tx, { tenantId, id, tier, type: m.type, source: m.source, text: m.text, tags: m.tags, embedding, createdAt, expiresAt });
       if (!inserted) await this.refuseTakenId(tx, tenantId, id, 'another memory');
       return memoryView((await findMemory(tx, tenantId, id))!, now);
     });
