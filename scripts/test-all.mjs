@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const workspaces = ['packages', 'services']
+const workspaces = ['packages', 'services', 'tests']
   .flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name)))
   .filter((dir) => existsSync(join(dir, 'package.json')));
 const withTests = workspaces.filter((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.test);
