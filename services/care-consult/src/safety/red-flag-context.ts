@@ -97,8 +97,8 @@ function lastWords(text: string, n: number): string {
   return words.slice(-n).join(' ');
 }
 
-// Sentence- and clause-level tests are shared by every cue matching in that span: computed once.
-const memo = new WeakMap<NormalizedMessage, Map<number, boolean>>();
+// Sentence- and clause-level tests are shared by every cue matching in that span: computed once and
+// kept on the message's own memo.
 const SPAN_TESTS = [
   'recency',
   'history',
@@ -110,16 +110,11 @@ const SPAN_TESTS = [
   'presence',
 ];
 function spanTest(norm: NormalizedMessage, key: string, re: RegExp, start: number, end: number): boolean {
-  let cache = memo.get(norm);
-  if (!cache) {
-    cache = new Map();
-    memo.set(norm, cache);
-  }
   const id = start * SPAN_TESTS.length + SPAN_TESTS.indexOf(key);
-  let value = cache.get(id);
+  let value = norm.memo.get(id);
   if (value === undefined) {
     value = re.test(norm.text.slice(start, end));
-    cache.set(id, value);
+    norm.memo.set(id, value);
   }
   return value;
 }
@@ -167,7 +162,7 @@ export function suppression(site: MatchSite, flags: CueContextFlags): string | n
     if (!excused) return 'hypothetical';
   }
   const firstPerson =
-    FIRST_PERSON_NOW.test(lastWords(before, 4)) || /^i (am|feel|want|need|will|keep|plan)\b/.test(matchText);
+    FIRST_PERSON_NOW.test(before.slice(-40)) || /^i (am|feel|want|need|will|keep|plan)\b/.test(matchText);
   if (
     !flags.selfDirected &&
     !firstPerson &&

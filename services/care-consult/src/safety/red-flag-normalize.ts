@@ -1,4 +1,4 @@
-import { cleanText, toTokens } from './red-flag-words';
+import { SENTENCE_END, tokenize } from './red-flag-words';
 
 /** A half-open character range in the normalised text. */
 export interface Span {
@@ -22,6 +22,8 @@ export interface NormalizedMessage {
   sentences: readonly Span[];
   /** The message laughs or jokes ("lol", "haha", a laughing emoji): used to discard hyperbole. */
   laughter: boolean;
+  /** Scratch space for span-level context tests (see red-flag-context.ts), filled lazily. */
+  memo: Map<number, boolean>;
 }
 
 const LAUGH_WORD = /\b(lol+|lmf?ao+|rofl|ha(ha)+h?|he(he)+|jk|just kidding|kidding|joking|hilarious|meme)\b/;
@@ -92,9 +94,7 @@ function joinsNext(current: readonly string[], sentenceStart: number, next: stri
 
 /** Lower-cases, expands contractions, fixes common typos and splits a message into sentences and clauses. */
 export function normalizeMessage(raw: string): NormalizedMessage {
-  const clean = cleanText(typeof raw === 'string' ? raw : '');
-  const tokens = toTokens(clean);
-  const laughter = LAUGH_WORD.test(clean);
+  const tokens = tokenize(typeof raw === 'string' ? raw : '');
 
   const sentences: Span[] = [];
   const clauses: Clause[] = [];
@@ -124,18 +124,14 @@ export function normalizeMessage(raw: string): NormalizedMessage {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const next = tokens[i + 1] ?? '';
-    if (token === '|' && joinsNext(current, sentenceStart, next)) continue;
-    if (token === '|') closeSentence();
+    if (token === SENTENCE_END && joinsNext(current, sentenceStart, next)) continue;
+    if (token === SENTENCE_END) closeSentence();
     else if (CLAUSE_BREAK_WORDS.has(token)) closeClause();
     else if ((token === ',' || token === 'and' || token === 'so') && SUBJECT_START.has(next)) closeClause();
     else current.push(token);
   }
   closeSentence();
-  return {
-    text: parts.join(''),
-    tokens: tokens.filter((t) => /^[a-z0-9]/.test(t)),
-    clauses,
-    sentences,
-    laughter,
-  };
+  const text = parts.join('');
+  const words = tokens.filter((t) => t !== SENTENCE_END && t !== ',');
+  return { text, tokens: words, clauses, sentences, laughter: LAUGH_WORD.test(text), memo: new Map() };
 }

@@ -73,11 +73,9 @@ function fuzzy(token: string): string {
 
 /** The corrected form of one lower-case token (may expand to two words, e.g. "alot" -> "a lot"). */
 export function correctToken(token: string): string {
-  const explicit = EXPLICIT.get(token);
-  if (explicit !== undefined) return explicit;
   const cached = cache.get(token);
   if (cached !== undefined) return cached;
-  const corrected = fuzzy(token);
+  const corrected = EXPLICIT.get(token) ?? fuzzy(token);
   // Bounded so a stream of unique junk tokens cannot grow memory without limit.
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(token, corrected);
