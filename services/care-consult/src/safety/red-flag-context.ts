@@ -39,6 +39,7 @@ const HISTORY = new RegExp(
     '\\bin (high school|college|university|uni)\\b',
     '\\bwith (my|her) (first|last|previous|other|older|eldest) (baby|pregnancy|child|son|daughter)\\b',
     '\\b(history of|used to|in the past|previously|previous|prior|survived|recovered from|recovering from)\\b',
+    '\\b(died|passed away|funeral|grieving|grief|lost (him|her|them|my [a-z]+) to)\\b',
     '\\b(since|after) (my|his|her|their) (stroke|heart attack|seizure|overdose|attempt|tia|cardiac arrest|surgery|op)\\b',
   ].join('|'),
 );
@@ -76,7 +77,7 @@ const FIRST_PERSON_NOW =
 
 // Long-standing conditions ("seizures for years") are history to discuss, not an emergency now.
 const CHRONIC =
-  /\bfor (years|months|ages|decades|a long time|most of my life|as long as i can remember)\b|\bsince (childhood|birth|i was (a )?(kid|child|baby|teen|teenager|\d+))\b/;
+  /\b(lately|these days|recently)\b|\bfor (years|months|ages|decades|a long time|most of my life|as long as i can remember)\b|\bsince (childhood|birth|i was (a )?(kid|child|baby|teen|teenager|\d+))\b/;
 // Habitual or recurring statements describe a pattern to discuss, not an emergency happening now.
 const HABITUAL =
   /\b(whenever|every time|each time|sometimes|usually|tends to|tend to)\b|\bwhen (i|he|she|they|we|you) (eat|eats|drink|drinks|exercise|exercises|run|runs|cough|coughs|walk|walks|climb|climbs|lie down|lies down|get nervous|am nervous|is nervous|stand up|stands up|wake up|wakes up)\b/;

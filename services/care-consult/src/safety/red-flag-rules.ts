@@ -75,6 +75,7 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
     'sui.jumpplace',
     'sui.method',
     'sui.plan',
+    'sui.done',
   ),
   both('suicidal_intent', ['sui.ledge'], ['sui.jump']),
 
@@ -116,6 +117,12 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
     ],
   ),
   both('child_emergency', ['child.infant'], ['sign.fever', 'child.cry']),
+  both(
+    'child_emergency',
+    ['child.subj'],
+    ['child.breath_fast'],
+    ['child.floppy', 'breath.blue', 'sign.drowsy', 'child.pale', 'unr.noresponse'],
+  ),
   both(
     'child_emergency',
     ['child.subj'],

@@ -9,8 +9,8 @@ const BREATH_LOOKALIKE =
 export const BREATHING_CUES: readonly CueSpec[] = [
   {
     id: 'breath.cannot',
-    re: '(?:cannot|can barely|can hardly|unable to|not able to|not been able to|could not|could barely|barely able to|struggling to|struggle to|hard to|difficult to|impossible to|fighting to) (?:breathe|breath|get (?:any |enough )?air|get a breath|get (?:my|his|her) breath)',
-    stems: words('breath air'),
+    re: '(?:cannot|can barely|can hardly|unable to|not able to|not been able to|could not|could barely|barely able to|struggling to|struggle to|hard to|difficult to|impossible to|fighting to) (?:breathe|breath|get (?:any |enough )?air|get a breath|get (?:my|his|her) breath)|(?:i am|he is|she is|they are|we are|baby is|i feel like i am|feels like i am) suffocating',
+    stems: words('breath air suffocating'),
     unless: BREATH_LOOKALIKE,
     jokeProne: true,
   },

@@ -25,8 +25,13 @@ export const CHILD_CUES: readonly CueSpec[] = [
   },
   {
     id: 'child.breath',
-    re: `(?:is not|not|stopped|has stopped|barely|is barely) breathing|grunting|(?:sucking|pulling|drawing) in${gap(3)} (?:ribs|rib|chest|neck|tummy)|ribs${gap(3)} (?:sucking|pulling|showing|caving)|(?:breathing|breaths)${gap(2)} (?:really |very |so )?(?:fast|hard|noisy|rapid)|flaring (?:nostrils|nose)`,
-    stems: words('breathing breaths grunting sucking pulling drawing ribs flaring'),
+    re: `(?:is not|not|stopped|has stopped|barely|is barely) breathing|grunting|(?:sucking|pulling|drawing) in${gap(3)} (?:ribs|rib|chest|neck|tummy)|ribs${gap(3)} (?:sucking|pulling|showing|caving)|flaring (?:nostrils|nose)`,
+    stems: words('breathing grunting sucking pulling drawing ribs flaring'),
+  },
+  {
+    id: 'child.breath_fast',
+    re: `(?:breathing|breaths)${gap(2)} (?:really |very |so )?(?:fast|hard|noisy|rapid)`,
+    stems: words('breathing breaths'),
   },
   {
     id: 'child.cry',
@@ -76,7 +81,7 @@ export const UNRESPONSIVE_CUES: readonly CueSpec[] = [
   },
   {
     id: 'unr.collapse',
-    re: `(?:he|she|they|someone|somebody|i|we|(?:my|our|a|the) [a-z]+(?: [a-z]+)?|mum|mom|dad)(?: just| suddenly| has| have)? (?:collapsed|keeled over|dropped to the floor|fell to the floor)`,
+    re: `(?:he|she|they|someone|somebody|i|we|(?:my|our|a|the) [a-z]+(?: [a-z]+)?|mum|mom|dad)(?: just| suddenly| has| have)? (?:collapsed|keeled over|dropped to the floor|fell to the floor)(?! (?:the|a|an|two|three|them|it|into|all|our|their|his|her|my|these|those)\\b)`,
     stems: words('collapsed keeled dropped fell'),
     unless:
       /\b(couch|sofa|bed|nap|napped|asleep|sleep|tent|market|company|bridge|building|roof|business|economy|stock|deal|plan|plans|lung|marathon|exhausted|laughing)\b/,

@@ -61,7 +61,7 @@ export const SEIZURE_CUES: readonly CueSpec[] = [
   },
   {
     id: 'sz.active',
-    re: `seizing(?! (?:the|an?|up|on|upon|control|power|assets|property|this|that|it|his|her|their|my|every))|convulsing|convulsions|(?:is|are|am|keeps?|started|been|now|still) fitting(?! (?:in|into|the|a|an|well|nicely|perfectly|for|out|his|her|my|their|new|together))|(?:not|cannot) stop (?:seizing|fitting|convulsing|jerking)`,
+    re: `seizing(?=$| [/|,]| (?:and|again|now|right|for|still|on|in|non|nonstop|badly|uncontrollably|violently|everywhere|all|over)\\b)|convulsing|convulsions|(?:is|are|am|keeps?|started|been|now|still) fitting(?! (?:in|into|the|a|an|well|nicely|perfectly|for|out|his|her|my|their|new|together))|(?:not|cannot) stop (?:seizing|fitting|convulsing|jerking)`,
     stems: words('seizing convulsing convulsions fitting jerking'),
   },
   {

@@ -71,13 +71,13 @@ export const HEART_CUES: readonly CueSpec[] = [
   },
   {
     id: 'heart.severe',
-    re: `(?:crushing|squeezing|severe|intense|excruciating|terrible|unbearable|stabbing|heavy|bad|really bad|worst|awful|tearing)${gap(2)} (?:chest pain|chest pains|(?:pain|pressure|feeling|tightness|ache) in (?:my|his|her|the|their) chest|chest pressure)|chest${gap(2)} (?:crushed|squeezed|crushing|squeezing|being crushed|being squeezed|in a vice)|(?:elephant|weight|someone|something|a brick|a ton|ton of bricks)${gap(2)} (?:sitting|standing|pressing|crushing|on) (?:on )?(?:my|his|her|their) chest|(?:clutching|grabbing|gripping) (?:at )?(?:his|her|my|their) chest|chest${gap(1)} (?:hurts|is hurting|pain|pains|aches)${gap(1)} (?:so bad|so badly|really bad|really badly|so much|like hell|terribly)`,
+    re: `(?:crushing|squeezing|severe|intense|excruciating|terrible|unbearable|stabbing|heavy|bad|really bad|worst|awful|tearing)${gap(2)} (?:chest pain|chest pains|(?:pain|pressure|feeling|tightness|ache) in (?:my|his|her|the|their) chest|chest pressure)|chest${gap(4)} (?:crushed|squeezed|crushing|squeezing|being crushed|being squeezed|in a vice)|(?:elephant|weight|someone|something|a brick|a ton|ton of bricks)${gap(2)} (?:sitting|standing|pressing|crushing|on) (?:on )?(?:my|his|her|their) chest|(?:clutching|grabbing|gripping) (?:at )?(?:his|her|my|their) chest|chest${gap(1)} (?:hurts|is hurting|pain|pains|aches)${gap(1)} (?:so bad|so badly|really bad|really badly|so much|like hell|terribly)`,
     stems: words('chest'),
     jokeProne: true,
   },
   {
     id: 'heart.chest',
-    re: `chest (?:pain|pains|hurts|hurting|is hurting|has been hurting|pressure|discomfort|ache|aches|aching|feels heavy|is heavy|heaviness)|(?:pain|pressure|ache|discomfort|heaviness) in (?:my|his|her|the|their) chest|(?:painful|sore|heavy|aching) chest|chest${gap(2)} (?:hurts|hurting|aching|painful|sore)`,
+    re: `chest (?:pain|pains|hurts|hurting|is hurting|has been hurting|pressure|discomfort|ache|aches|aching|feels heavy|is heavy|heaviness)|(?:pain|pressure|ache|discomfort|heaviness) in (?:my|his|her|the|their) chest|(?:painful|sore|heavy|aching|tight) chest|chest${gap(2)} (?:hurts|hurting|aching|painful|sore|tight|tightness)|(?:band|pressure|tightness|weight) (?:around|across|on) (?:my|his|her|their) chest`,
     stems: words('chest'),
   },
   {

@@ -42,6 +42,14 @@ export const SUICIDE_CUES: readonly CueSpec[] = [
     intent: true,
   },
   {
+    id: 'sui.done',
+    re: '(?:done|finished) with (?:life|living|it all)|tired of (?:living|being alive)|(?:life|living|it) (?:is not|is no longer|not|isnt) worth (?:living|it)(?: anymore| any more)?|not worth living',
+    stems: words('done finished tired worth'),
+    intent: true,
+    jokeProne: true,
+    keepsAfter: true,
+  },
+  {
     id: 'sui.die_caused',
     re: '(?:makes?|made|making) me (?:want to|wanna) die',
     stems: words('die'),
@@ -73,8 +81,8 @@ export const SUICIDE_CUES: readonly CueSpec[] = [
 export const SELF_HARM_CUES: readonly CueSpec[] = [
   {
     id: 'sh.intent',
-    re: `(?:want|wanting|going|need|needing|urge|urges|tempted|about|planning|trying|desperate|itching) (?:to )?(?:cut|hurt|harm|burn|punish|injure|hit|scratch|starve) (?:myself|my (?:arm|arms|wrist|wrists|leg|legs|thigh|thighs|skin))|(?:been|keep|kept|started|start|am|is|are|cannot stop|still|feel like|felt like|thinking about|thinking of) (?:cutting|hurting|harming|burning|hitting|scratching|punching|bruising|injuring) (?:myself|herself|himself|themselves|my (?:arm|arms|wrist|wrists|legs|thighs|skin))(?!(?: some| a)? (?:slack|break|deal|short|loose|off|out))|(?:cut|burned|burnt|hurt|harmed|hit|scratched) (?:myself|my (?:arm|arms|wrist|wrists|leg|legs|thigh|thighs|skin))${gap(1)} (?:on purpose|deliberately|intentionally|again|deep|deeply|to cope)|self (?:harm|harming|harmed|harms|injury|injuring)|relapsed${gap(4)} (?:cut|cutting|hurt|harm|harmed|burned|self harm)|(?:scratching|picking|hitting|punching|cutting) (?:myself|my skin|my arms?)${gap(2)} until (?:i|it) (?:bleed|bleeds|bled)`,
-    stems: words('myself herself himself themselves my self relapsed'),
+    re: `(?:want|wanting|going|need|needing|urge|urges|tempted|about|planning|trying|desperate|itching) (?:to )?(?:cut|hurt|harm|burn|punish|injure|hit|scratch|starve) (?:myself|my (?:arm|arms|wrist|wrists|leg|legs|thigh|thighs|skin))|(?:been|keep|kept|started|start|am|is|are|cannot stop|still|feel like|felt like|thinking about|thinking of) (?:cutting|hurting|harming|burning|hitting|scratching|punching|bruising|injuring) (?:myself|herself|himself|themselves|my (?:arm|arms|wrist|wrists|legs|thighs|skin))(?!(?: some| a)? (?:slack|break|deal|short|loose|off|out))|(?:cut|burned|burnt|hurt|harmed|hit|scratched) (?:myself|my (?:arm|arms|wrist|wrists|leg|legs|thigh|thighs|skin))${gap(4)} (?:on purpose|deliberately|intentionally|again|deep|deeply|to cope)|(?:i am|i have been|i keep|i started|i have started) (?:cutting|burning) (?:again|tonight|every day|more|more and more)|self (?:harm|harming|harmed|harms|injury|injuring)|relapsed${gap(4)} (?:cut|cutting|hurt|harm|harmed|burned|self harm)|(?:scratching|picking|hitting|punching|cutting) (?:myself|my skin|my arms?)${gap(2)} until (?:i|it) (?:bleed|bleeds|bled)`,
+    stems: words('myself herself himself themselves my self relapsed cutting burning'),
     intent: true,
   },
   {
