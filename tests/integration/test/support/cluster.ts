@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 /** One running service process. */
@@ -77,7 +78,7 @@ export async function startCluster(extraEnv: Partial<Record<'auth' | 'consult' |
     RELAY_SIGNING_KEY: secrets.relay,
     MEMORY_BASE_URL: `http://127.0.0.1:${pm}`,
     WORKSPACE_WATCH: 'false',
-    ATTACHMENTS_DIR: path.join(require('node:os').tmpdir(), `care-it-${pc}`),
+    ATTACHMENTS_DIR: path.join(os.tmpdir(), `care-it-${pc}`),
     ...extraEnv.consult,
   });
   const auth = startService('platform-auth', pa, {
