@@ -1,0 +1,131 @@
+import type { Express } from 'express';
+import type { Database } from '@care/db';
+import {
+  createAccessTokenVerifier,
+  createMetrics,
+  createServiceApp,
+  csv,
+  finalizeApp,
+  HealthRegistry,
+  type AccessTokenVerifier,
+  type AccessTokenVerifierConfig,
+  type Logger,
+  type Metrics,
+} from '@care/service-kit';
+import type { Config } from './config';
+import { trustProxySetting } from './config';
+import { createActuatorRouter } from './actuator/actuator.routes';
+import { loadBuildInfo, type BuildInfo } from './actuator/build-info';
+import { createAuditTrail } from './audit/audit.service';
+import { createAuthMetrics } from './auth/auth.metrics';
+import { createAuthRouter } from './auth/auth.routes';
+import { createAuthService } from './auth/auth.service';
+import { LoginThrottle } from './auth/login-throttle';
+import { createPasswordHasher, type PasswordHasher } from './auth/password-hasher';
+import { createTokenIssuer } from './auth/token-issuer';
+import { createChatProxy } from './chat/chat-proxy';
+import { createKbRouter } from './kb/kb.routes';
+import { createKbService } from './kb/kb.service';
+import { createMemoryIndexer } from './kb/memory-indexer';
+import { accessControl } from './security/access-control';
+import { createScopeMapSource } from './security/scope-map.repository';
+import { createTenantConfigRouter } from './tenant-config/tenant-config.routes';
+import { createTenantConfigService } from './tenant-config/tenant-config.service';
+import { createTenantsRouter } from './tenants/tenants.routes';
+import { createTenantsService } from './tenants/tenants.service';
+import { createUsersRouter } from './users/users.routes';
+import { createUsersService } from './users/users.service';
+import { createWorkflowRouter } from './workflow/workflow.routes';
+import { createWorkflowService } from './workflow/workflow.service';
+
+/** Everything {@link createApp} needs; no module singletons. */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  /** Wall clock; tests move it. */
+  clock?: () => Date;
+  /** Shared with startServer so readiness turns OUT_OF_SERVICE while draining. */
+  health?: HealthRegistry;
+  metrics?: Metrics;
+  /** Environment shown (masked) by /actuator/env. */
+  env?: NodeJS.ProcessEnv;
+  build?: BuildInfo;
+  /** Used for the memory service calls. */
+  fetchImpl?: typeof fetch;
+  /** Shared hasher (its dummy hash is computed once). */
+  hasher?: PasswordHasher;
+}
+
+/** Verifier settings for the configured mode (DESIGN section 4). */
+export function verifierConfig(config: Config): AccessTokenVerifierConfig {
+  if (config.AUTH_PROVIDER === 'external') {
+    return {
+      mode: 'external',
+      jwksUri: config.AUTH_JWKS_URI,
+      issuer: config.AUTH_ISSUER ?? '',
+      audience: config.AUTH_AUDIENCE ?? '',
+      jwksRequestsPerMinute: config.AUTH_JWKS_REQUESTS_PER_MINUTE,
+    };
+  }
+  return { mode: 'builtin', secret: config.JWT_SECRET, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+}
+
+/** Builds the platform-auth Express app: access pipeline, feature routers, actuator; does not listen. */
+export function createApp(deps: AppDeps): Express {
+  const { config, logger, db } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const metrics = deps.metrics ?? createMetrics('platform-auth');
+  const health = deps.health ?? new HealthRegistry();
+  health.register('db', async () => {
+    await db.ping();
+    return { database: db.kind === 'pglite' ? 'PGlite' : 'PostgreSQL' };
+  });
+  const verifier: AccessTokenVerifier = createAccessTokenVerifier({ ...verifierConfig(config), now: () => clock().getTime() });
+  const hasher = deps.hasher ?? createPasswordHasher(config.BCRYPT_COST);
+  const audit = createAuditTrail(db, logger, clock);
+  const builtin = config.AUTH_PROVIDER === 'builtin';
+  const auth = builtin
+    ? createAuthService({
+        db,
+        hasher,
+        audit,
+        clock,
+        metrics: createAuthMetrics(metrics.registry),
+        refreshTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+        issuer: createTokenIssuer({ secret: config.JWT_SECRET!, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, accessTtlSeconds: config.JWT_TTL_SECONDS, clock }),
+        throttle: new LoginThrottle({
+          maxAccountFailures: config.LOGIN_MAX_ACCOUNT_FAILURES,
+          lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
+          maxIpFailures: config.LOGIN_MAX_IP_FAILURES,
+          ipWindowSeconds: config.LOGIN_IP_WINDOW_SECONDS,
+          now: () => clock().getTime(),
+        }),
+      })
+    : undefined;
+  const indexer = config.MEMORY_BASE_URL
+    ? createMemoryIndexer({ baseUrl: config.MEMORY_BASE_URL, apiKey: config.MEMORY_API_KEY, timeoutMs: config.MEMORY_TIMEOUT_MS, logger, fetchImpl: deps.fetchImpl })
+    : undefined;
+
+  const app = createServiceApp({ logger, corsOrigins: csv(config.CORS_ALLOWED_ORIGINS), metrics, bodyLimit: '1mb', trustProxy: trustProxySetting(config.TRUST_PROXY) });
+  app.use(accessControl({ verifier, scopeMap: createScopeMapSource(db) }));
+  app.use(
+    '/actuator',
+    createActuatorRouter({
+      health,
+      metrics,
+      build: deps.build ?? loadBuildInfo(config.GIT_COMMIT),
+      profile: config.APP_PROFILES_ACTIVE,
+      config: config as Record<string, unknown>,
+      env: deps.env ?? process.env,
+    }),
+  );
+  app.use('/api/v1/auth', createAuthRouter(auth));
+  app.use('/api/v1/users', createUsersRouter(createUsersService({ db, hasher, audit, clock })));
+  app.use('/api/v1/tenants', createTenantsRouter(createTenantsService({ db, audit, clock })));
+  app.use('/api/v1/config', createTenantConfigRouter(createTenantConfigService({ db, clock })));
+  app.use('/api/v1/workflow', createWorkflowRouter(createWorkflowService({ db, clock })));
+  app.use('/api/v1/kb', createKbRouter(createKbService({ db, clock, indexer })));
+  app.use('/api/v1/chat', createChatProxy({ upstream: config.CARE_CONSULT_URL, headersTimeoutMs: config.CHAT_CONNECT_TIMEOUT_MS, logger }));
+  return finalizeApp(app);
+}

@@ -1,0 +1,104 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Request, RequestHandler, Response } from 'express';
+import { AppError, type Logger } from '@care/service-kit';
+import { requestIdOf } from '../security/request-context';
+
+/** Settings of {@link createChatProxy}. */
+export interface ChatProxyOptions {
+  /** care-consult base URL, e.g. http://127.0.0.1:8000. */
+  upstream: string;
+  /** How long to wait for the upstream's response headers. */
+  headersTimeoutMs: number;
+  logger: Logger;
+}
+
+// RFC 9110 section 7.6.1 hop-by-hop fields, plus host and the length (recomputed when the body is re-sent).
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+
+function forwardHeaders(req: Request, bodyLength: number | undefined): http.OutgoingHttpHeaders {
+  const out: http.OutgoingHttpHeaders = {};
+  const listed = new Set(String(req.headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()));
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined || HOP_BY_HOP.has(k) || listed.has(k)) continue;
+    if (bodyLength !== undefined && (k === 'content-length' || k === 'content-encoding')) continue;
+    out[k] = v;
+  }
+  if (bodyLength !== undefined) {
+    out['content-length'] = bodyLength;
+    out['content-type'] = 'application/json';
+  }
+  out['x-request-id'] = requestIdOf(req);
+  const prior = req.headers['x-forwarded-for'];
+  out['x-forwarded-for'] = prior ? `${String(prior)}, ${req.socket.remoteAddress ?? ''}` : (req.socket.remoteAddress ?? '');
+  out['x-forwarded-proto'] = req.protocol;
+  return out;
+}
+
+function fail(res: Response, next: (err: unknown) => void, err: AppError): void {
+  if (res.headersSent) res.destroy(err);
+  else next(err);
+}
+
+/**
+ * Forwards `/api/v1/chat/**` to care-consult `/api/chat/**` and streams the answer back unbuffered: headers
+ * are flushed as soon as they arrive and every chunk (SSE frame) is written as it comes, with Nagle off.
+ * The caller's bearer token goes along; care-consult verifies it with the same settings. A client that goes
+ * away cancels the upstream request.
+ */
+export function createChatProxy(opts: ChatProxyOptions): RequestHandler {
+  const base = new URL(opts.upstream);
+  const client = base.protocol === 'https:' ? https : http;
+  const basePath = base.pathname.replace(/\/+$/, '');
+  return (req, res, next) => {
+    // originalUrl starts with /api/v1/chat (any case): the access pipeline only lets canonical paths through.
+    const rest = req.originalUrl.slice('/api/v1/chat'.length);
+    const path = `${basePath}/api/chat${rest}`;
+    const parsed = (req as { _body?: boolean })._body === true;
+    const body = parsed ? Buffer.from(JSON.stringify(req.body)) : undefined;
+    const upstreamReq = client.request({
+      protocol: base.protocol,
+      hostname: base.hostname,
+      port: base.port,
+      method: req.method,
+      path,
+      headers: forwardHeaders(req, body?.length),
+    });
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      upstreamReq.destroy();
+      fail(res, next, new AppError('UPSTREAM_TIMEOUT', 'The chat service did not answer in time', 504));
+    }, opts.headersTimeoutMs);
+    upstreamReq.on('response', (up) => {
+      settled = true;
+      clearTimeout(timer);
+      const headers: http.OutgoingHttpHeaders = {};
+      for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
+      headers['x-accel-buffering'] = 'no';
+      res.socket?.setNoDelay(true);
+      res.writeHead(up.statusCode ?? 502, headers);
+      res.flushHeaders();
+      up.pipe(res);
+      up.on('error', () => res.destroy());
+    });
+    upstreamReq.on('error', (err) => {
+      clearTimeout(timer);
+      if (res.writableEnded || res.destroyed) return;
+      if (settled) {
+        // Broken mid-stream: end the client's stream too rather than leave it hanging.
+        if (res.headersSent) res.destroy();
+        return;
+      }
+      settled = true;
+      opts.logger.warn({ err: err.message }, 'chat upstream request failed');
+      fail(res, next, new AppError('UPSTREAM_UNAVAILABLE', 'The chat service is unavailable', 502));
+    });
+    res.on('close', () => {
+      clearTimeout(timer);
+      if (!res.writableFinished) upstreamReq.destroy();
+    });
+    if (body) upstreamReq.end(body);
+    else req.pipe(upstreamReq);
+  };
+}
