@@ -67,8 +67,19 @@ function candidateCues(tokens: readonly string[]): number[] {
   return [...found].sort((a, b) => a - b);
 }
 
+// Binary search: long pastes have hundreds of clauses and a cue may match in many of them.
 function clauseAt(norm: NormalizedMessage, index: number): Clause | undefined {
-  return norm.clauses.find((c) => index >= c.start && index < c.end);
+  const clauses = norm.clauses;
+  let lo = 0;
+  let hi = clauses.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = clauses[mid]!;
+    if (index < c.start) hi = mid - 1;
+    else if (index >= c.end) lo = mid + 1;
+    else return c;
+  }
+  return undefined;
 }
 
 function withinBounds(spec: CueSpec, match: RegExpExecArray): boolean {
