@@ -13,6 +13,7 @@ import type { MemoryContext } from './memories/memory-context';
 import { createMemoryRouter } from './memories/memory.routes';
 import { PartitionStatusService } from './partitions/partition-status.service';
 import { DEFAULT_FUSION, type FusionSettings } from './recall/fusion';
+import { TermStats } from './recall/lexical';
 import { RecallService } from './recall/recall.service';
 import { WhyNotService } from './recall/why-not.service';
 import { ReflectService } from './reflect/reflect.service';
@@ -35,6 +36,7 @@ export interface AppDeps {
   fusion?: Partial<FusionSettings>;
   /** Shared with the schedulers of the same process (caches which HNSW indexes exist). */
   indexes?: VectorIndexes;
+  termStats?: TermStats;
 }
 
 /** Human name of the storage engine, for health and metrics. */
@@ -51,6 +53,7 @@ export function createMemoryContext(deps: AppDeps): MemoryContext {
     clock: deps.clock ?? (() => new Date()),
     config: deps.config,
     fusion: { ...DEFAULT_FUSION, recencyHalfLifeDays: deps.config.RECENCY_HALF_LIFE_DAYS, ...deps.fusion },
+    termStats: deps.termStats ?? new TermStats(),
   };
 }
 

@@ -1,7 +1,8 @@
 import type { MemoryContext } from '../memories/memory-context';
 import { readableSpace } from '../partitions/partition-space';
 import { TIERS } from '../recall/fusion';
-import { findCandidates, orQuery } from '../recall/recall.repository';
+import { queryLexemes } from '../recall/lexical';
+import { findCandidates } from '../recall/recall.repository';
 import { tiersFor } from '../recall/recall.service';
 import { confidenceOf } from './confidence';
 
@@ -25,7 +26,8 @@ export class IntrospectService {
     const candidates = await this.ctx.database.withTenant(tenantId, async (tx) => {
       const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
       if (!partition) return [];
-      return findCandidates(tx, { tenantId, dim: partition.dimension, queryVector, textQuery: orQuery(topic), tiers, pool: INTROSPECT_POOL, now });
+      const terms = await this.ctx.termStats.weigh(tx, tenantId, await queryLexemes(tx, topic));
+      return findCandidates(tx, { tenantId, dim: partition.dimension, queryVector, terms, tiers, pool: INTROSPECT_POOL, now });
     });
     const related = candidates
       .filter((c) => c.textRank !== undefined || (c.vectorSimilarity ?? -1) >= RELATED_SIMILARITY)

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { VectorIndexes } from '../db/vector-index';
 import type { EmbeddingProvider } from '../embeddings/embedding-provider';
 import type { FusionSettings } from '../recall/fusion';
+import type { TermStats } from '../recall/lexical';
 
 /** What the memory services share: storage, the embedding space, the clock and the settings. */
 export interface MemoryContext {
@@ -12,4 +13,6 @@ export interface MemoryContext {
   clock: () => Date;
   config: Config;
   fusion: FusionSettings;
+  /** Cached document frequencies for the lexical score, shared by the services of one process. */
+  termStats: TermStats;
 }

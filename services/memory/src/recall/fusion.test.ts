@@ -12,6 +12,8 @@ const candidate = fc.record({
   strength: fc.double({ min: 0, max: 1, noNaN: true }),
   vectorRank: rank,
   textRank: rank,
+  vectorSimilarity: fc.double({ min: -1, max: 1, noNaN: true }),
+  textScore: fc.double({ min: 0, max: 1, noNaN: true }),
 });
 
 describe('fused scoring', () => {
@@ -24,27 +26,23 @@ describe('fused scoring', () => {
     );
   });
 
-  it('gives the top relevance to a memory first in both searches', () => {
-    const s = scoreCandidate({ id: 'a', tier: 'episodic', createdAt: NOW, strength: 0.5, vectorRank: 1, textRank: 1 }, NOW);
+  it('gives the top relevance to an identical memory that has every query term', () => {
+    const s = scoreCandidate({ id: 'a', tier: 'episodic', createdAt: NOW, strength: 0.5, vectorRank: 1, vectorSimilarity: 1, textRank: 1, textScore: 1 }, NOW);
     expect(s.relevance).toBeCloseTo(1, 12);
   });
 
-  it('never lowers the score when a search ranks the memory better', () => {
+  it('raises the score with similarity, all else equal', () => {
     fc.assert(
-      fc.property(candidate, fc.integer({ min: 1, max: 499 }), (c, r) => {
-        const worse = scoreCandidate({ ...c, vectorRank: r + 1 }, NOW).score;
-        const better = scoreCandidate({ ...c, vectorRank: r }, NOW).score;
-        return better > worse;
+      fc.property(candidate, fc.double({ min: 0, max: 0.99, noNaN: true }), (c, sim) => {
+        return scoreCandidate({ ...c, vectorSimilarity: sim + 0.01 }, NOW).score > scoreCandidate({ ...c, vectorSimilarity: sim }, NOW).score;
       }),
     );
   });
 
-  it('rates a match in both searches above a match in one at the same rank', () => {
+  it('raises the score with the lexical score, all else equal', () => {
     fc.assert(
-      fc.property(candidate, fc.integer({ min: 1, max: 500 }), (c, r) => {
-        const one = scoreCandidate({ ...c, vectorRank: r, textRank: undefined }, NOW).score;
-        const both = scoreCandidate({ ...c, vectorRank: r, textRank: r }, NOW).score;
-        return both > one;
+      fc.property(candidate, fc.double({ min: 0, max: 0.99, noNaN: true }), (c, lex) => {
+        return scoreCandidate({ ...c, textScore: lex + 0.01 }, NOW).score > scoreCandidate({ ...c, textScore: lex }, NOW).score;
       }),
     );
   });
@@ -60,15 +58,15 @@ describe('fused scoring', () => {
   });
 
   it('lets a relevant ten-year-old memory outrank a fresh one that only one search found', () => {
-    const old = { id: 'old', tier: 'episodic' as const, createdAt: new Date(NOW.getTime() - 3650 * DAY), strength: 0.5, vectorRank: 1, textRank: 1 };
-    const fresh = { id: 'fresh', tier: 'episodic' as const, createdAt: NOW, strength: 0.5, vectorRank: 2 };
+    const old = { id: 'old', tier: 'episodic' as const, createdAt: new Date(NOW.getTime() - 3650 * DAY), strength: 0.5, vectorRank: 1, vectorSimilarity: 0.8, textRank: 1, textScore: 1 };
+    const fresh = { id: 'fresh', tier: 'episodic' as const, createdAt: NOW, strength: 0.5, vectorRank: 2, vectorSimilarity: 0.6, textScore: 0 };
     expect(fuse([fresh, old], NOW, 2).map((c) => c.id)).toEqual(['old', 'fresh']);
   });
 
   it('raises the score with strength, all else equal', () => {
     fc.assert(
       fc.property(candidate, fc.double({ min: 0, max: 0.99, noNaN: true }), (c, s) => {
-        const c2 = { ...c, vectorRank: c.vectorRank ?? 1 };
+        const c2 = { ...c, vectorSimilarity: Math.max(0.1, c.vectorSimilarity) };
         return scoreCandidate({ ...c2, strength: s + 0.01 }, NOW).score > scoreCandidate({ ...c2, strength: s }, NOW).score;
       }),
     );

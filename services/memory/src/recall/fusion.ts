@@ -7,9 +7,9 @@ export type Tier = (typeof TIERS)[number];
 
 /** Knobs of the fusion; {@link DEFAULT_FUSION} documents the defaults (docs/memory.md explains each). */
 export interface FusionSettings {
-  /** Reciprocal-rank-fusion constant: larger flattens the difference between neighbouring ranks. */
-  rrfK: number;
+  /** Weight of the cosine similarity in the relevance (a weighted sum with the lexical score). */
   vectorWeight: number;
+  /** Weight of the lexical score (IDF-weighted query-term coverage). */
   textWeight: number;
   /** Largest share of the score recency can take away (0.1: a years-old memory keeps at least 90 %). */
   recencyWeight: number;
@@ -19,11 +19,13 @@ export interface FusionSettings {
   tierWeights: Record<Tier, number>;
 }
 
-/** Defaults: plain RRF (k = 60) of the two lists, with small bounded boosts so relevance stays first. */
+/**
+ * Defaults: relevance = 0.75 x cosine similarity + 0.25 x lexical coverage (dense-heavy, the usual hybrid
+ * search default), then small bounded boosts so relevance stays first. ADR 0302 records why not RRF.
+ */
 export const DEFAULT_FUSION: FusionSettings = {
-  rrfK: 60,
-  vectorWeight: 1,
-  textWeight: 1,
+  vectorWeight: 0.75,
+  textWeight: 0.25,
   recencyWeight: 0.1,
   recencyHalfLifeDays: 30,
   strengthWeight: 0.1,
@@ -40,7 +42,7 @@ export interface CandidateEvidence {
   /** Cosine similarity to the query, in [-1, 1]. */
   vectorSimilarity?: number;
   textRank?: number;
-  /** `ts_rank` of the full-text match. */
+  /** Lexical score: IDF-weighted share of the query terms the memory contains, in [0, 1]. */
   textScore?: number;
 }
 
@@ -50,7 +52,7 @@ export interface Signals {
   vectorSimilarity: number | null;
   textRank: number | null;
   textScore: number | null;
-  /** Weighted RRF of the two ranks, scaled to [0, 1] (1 = first in both lists). */
+  /** Weighted sum of max(0, similarity) and the lexical score, in [0, 1]. */
   relevance: number;
   ageDays: number;
   /** 0.5 ^ (age / half-life), in (0, 1]. */
@@ -63,14 +65,12 @@ export interface Signals {
 
 const DAY_MS = 86_400_000;
 
-function rrf(rank: number | undefined, weight: number, k: number): number {
-  return rank === undefined ? 0 : weight / (k + rank);
-}
-
 /** Scores one candidate. */
 export function scoreCandidate(c: CandidateEvidence, now: Date, s: FusionSettings = DEFAULT_FUSION): Signals {
-  const best = (s.vectorWeight + s.textWeight) / (s.rrfK + 1);
-  const relevance = best > 0 ? (rrf(c.vectorRank, s.vectorWeight, s.rrfK) + rrf(c.textRank, s.textWeight, s.rrfK)) / best : 0;
+  const total = s.vectorWeight + s.textWeight;
+  const similarity = Math.max(0, Math.min(1, c.vectorSimilarity ?? 0));
+  const lexical = Math.max(0, Math.min(1, c.textScore ?? 0));
+  const relevance = total > 0 ? (s.vectorWeight * similarity + s.textWeight * lexical) / total : 0;
   const ageDays = Math.max(0, (now.getTime() - c.createdAt.getTime()) / DAY_MS);
   const recency = Math.pow(0.5, ageDays / s.recencyHalfLifeDays);
   const strength = Math.min(1, Math.max(0, c.strength));

@@ -2,8 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '@care/db';
 import { vectorType } from '../db/vector-index';
 import type { Tier } from './fusion';
+import { orTsquery, type WeightedTerm } from './lexical';
 
-/** A memory one of the two searches found, with its rank and score in that search. */
+/** A memory one of the two searches found, with both signals and its rank in each search that found it. */
 export interface CandidateRow {
   id: string;
   tier: Tier;
@@ -15,9 +16,11 @@ export interface CandidateRow {
   createdAt: Date;
   resolved: boolean;
   vectorRank?: number;
-  vectorSimilarity?: number;
+  /** Cosine similarity to the query (computed for every candidate). */
+  vectorSimilarity: number;
   textRank?: number;
-  textScore?: number;
+  /** IDF-weighted share of the query terms the memory contains, in [0, 1] (computed for every candidate). */
+  textScore: number;
 }
 
 /** Parameters of one candidate search. */
@@ -25,20 +28,16 @@ export interface CandidateQuery {
   tenantId: string;
   dim: number;
   queryVector: number[];
-  /** The query already turned into an OR of its words (see {@link orQuery}); empty: no full-text search. */
-  textQuery: string;
+  /** The query's terms with their IDF (see TermStats); empty: no full-text search. */
+  terms: WeightedTerm[];
   tiers: Tier[];
   /** How many each search returns. */
   pool: number;
   now: Date;
   /** Bench baseline: disable the HNSW index so the vector search is an exact scan. */
   exact?: boolean;
-}
-
-/** Words of a query joined by `or` for `websearch_to_tsquery`, which never fails on user input. */
-export function orQuery(text: string): string {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w !== 'or');
-  return [...new Set(words)].slice(0, 64).join(' or ');
+  /** Restrict to one memory (why-not scores a memory with the same SQL). */
+  onlyId?: string;
 }
 
 /** SQL condition: the memory can be recalled now (not forgotten, merged, expired or suppressed). */
@@ -47,23 +46,45 @@ export function liveCondition(now: Date, alias = 'm'): SQL {
   return sql`${a}.forgotten_at is null and ${a}.merged_into is null and ${a}.suppressed_at is null and (${a}.expires_at is null or ${a}.expires_at > ${now})`;
 }
 
-function tierList(tiers: Tier[]): SQL {
+/** `array[...]::type[]` of bound values (works the same on node-postgres and PGlite). */
+export function sqlArray(values: Array<string | number>, type: string): SQL {
   return sql`array[${sql.join(
-    tiers.map((t) => sql`${t}`),
+    values.map((v) => sql`${v}`),
     sql`, `,
-  )}]::text[]`;
+  )}]::${sql.raw(type)}[]`;
+}
+
+/** The CTE `terms (l, idf, tq)` of a query and the lexical score of the row aliased `m` against it. */
+export function termsSql(terms: WeightedTerm[]): { cte: SQL; score: SQL } {
+  const total = terms.reduce((s, t) => s + t.idf, 0);
+  const lexemes = sqlArray(
+    terms.map((t) => t.lexeme),
+    'text',
+  );
+  const idfs = sqlArray(
+    terms.map((t) => t.idf),
+    'float8',
+  );
+  const cte = sql`terms as (select w.l, w.idf, quote_literal(w.l)::tsquery as tq from unnest(${lexemes}, ${idfs}) as w(l, idf))`;
+  const score = total > 0 ? sql`((select coalesce(sum(terms.idf), 0) from terms where m.tsv @@ terms.tq) / ${total}::float8)` : sql`0::float8`;
+  return { cte, score };
 }
 
 /**
  * Both searches in one statement: the `pool` nearest live memories by cosine distance (HNSW, iterative scan so
- * RLS and flag filters do not starve it) and the `pool` best full-text matches (GIN), with their ranks.
+ * RLS and flag filters do not starve it) and the `pool` best full-text matches (GIN filter on the query's
+ * not-too-common terms, ordered by IDF-weighted term coverage). Every candidate then gets both signals.
  * Ranks are SQL `rank()`: equal distances or scores share a rank, so identical memories score identically.
  */
 export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<CandidateRow[]> {
   const vt = sql.raw(vectorType(q.dim));
   const dim = sql.raw(String(q.dim));
   const qv = sql`${JSON.stringify(q.queryVector)}::${vt}`;
-  const live = liveCondition(q.now);
+  const only = q.onlyId === undefined ? sql`` : sql`and m.id = ${q.onlyId}`;
+  const filterTerms = q.terms.filter((t) => t.filter).map((t) => t.lexeme);
+  const orq = filterTerms.length ? orTsquery(filterTerms) : null;
+  const { cte, score } = termsSql(q.terms);
+  const scope = sql`m.tenant_id = ${q.tenantId} and m.dim = ${dim} and m.tier = any(${sqlArray(q.tiers, 'text')}) and ${liveCondition(q.now)} ${only}`;
   await tx.execute(
     sql`select set_config('hnsw.ef_search', ${String(Math.max(40, Math.min(1000, q.pool)))}, true),
                set_config('hnsw.iterative_scan', 'relaxed_order', true),
@@ -80,31 +101,29 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
     created_at: string | Date;
     resolved: boolean;
     vector_rank: string | number | null;
-    distance: number | null;
+    similarity: number;
     text_rank: string | number | null;
-    text_score: number | null;
+    text_score: number;
   }>(sql`
-    with v as (
-      select id, distance, rank() over (order by distance) as vector_rank from (
+    with ${cte},
+    v as (
+      select id, rank() over (order by distance) as vector_rank from (
         select m.id, (m.embedding::${vt} <=> ${qv}) as distance
-        from memories m
-        where m.tenant_id = ${q.tenantId} and m.dim = ${dim} and m.tier = any(${tierList(q.tiers)}) and ${live}
+        from memories m where ${scope}
         order by m.embedding::${vt} <=> ${qv}
         limit ${q.pool}
       ) nearest
     ),
     t as (
-      select id, text_score, rank() over (order by text_score desc) as text_rank from (
-        select m.id, ts_rank(m.tsv, query) as text_score
-        from memories m, websearch_to_tsquery('english', ${q.textQuery}) query
-        where ${q.textQuery} <> '' and m.tsv @@ query and m.tenant_id = ${q.tenantId} and m.dim = ${dim}
-          and m.tier = any(${tierList(q.tiers)}) and ${live}
+      select id, rank() over (order by text_score desc) as text_rank from (
+        select m.id, ${score} as text_score
+        from memories m where m.tsv @@ ${orq}::tsquery and ${scope}
         order by text_score desc
         limit ${q.pool}
       ) matches
     )
     select m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at, (m.resolved_at is not null) as resolved,
-           v.vector_rank, v.distance, t.text_rank, t.text_score
+           v.vector_rank, 1 - (m.embedding::${vt} <=> ${qv}) as similarity, t.text_rank, ${score} as text_score
     from (select id from v union select id from t) found
     join memories m on m.tenant_id = ${q.tenantId} and m.id = found.id
     left join v on v.id = found.id
@@ -121,8 +140,8 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
     createdAt: new Date(r.created_at),
     resolved: r.resolved,
     vectorRank: r.vector_rank === null ? undefined : Number(r.vector_rank),
-    vectorSimilarity: r.distance === null ? undefined : 1 - Number(r.distance),
+    vectorSimilarity: Number(r.similarity),
     textRank: r.text_rank === null ? undefined : Number(r.text_rank),
-    textScore: r.text_score === null ? undefined : Number(r.text_score),
+    textScore: Number(r.text_score),
   }));
 }

@@ -4,7 +4,8 @@ import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
 import { readableSpace } from '../partitions/partition-space';
 import { fuse, TIERS, type Scored, type Tier } from './fusion';
-import { findCandidates, orQuery, type CandidateRow } from './recall.repository';
+import { queryLexemes, type WeightedTerm } from './lexical';
+import { findCandidates, type CandidateRow } from './recall.repository';
 
 /** One recalled memory with the signals behind its score. */
 export type RecallHit = Scored<CandidateRow>;
@@ -16,6 +17,7 @@ export interface RecallRun {
   pool: number;
   tiers: Tier[];
   dim: number | null;
+  terms: WeightedTerm[];
 }
 
 /** Default number of results. */
@@ -61,9 +63,10 @@ export class RecallService {
     const tiers = tiersFor(this.ctx.config.OPERATING_MODE);
     const pool = poolSize(topK);
     const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
-    if (!partition) return { hits: [], pool, tiers, dim: null };
-    const candidates = await findCandidates(tx, { tenantId, dim: partition.dimension, queryVector, textQuery: orQuery(query), tiers, pool, now, exact });
-    return { hits: fuse(candidates, now, topK, this.ctx.fusion), pool, tiers, dim: partition.dimension };
+    if (!partition) return { hits: [], pool, tiers, dim: null, terms: [] };
+    const terms = await this.ctx.termStats.weigh(tx, tenantId, await queryLexemes(tx, query));
+    const candidates = await findCandidates(tx, { tenantId, dim: partition.dimension, queryVector, terms, tiers, pool, now, exact });
+    return { hits: fuse(candidates, now, topK, this.ctx.fusion), pool, tiers, dim: partition.dimension, terms };
   }
 }
 

@@ -24,10 +24,10 @@ export interface SignalComparison {
 
 const COMPARED: Array<{ signal: keyof Signals; lowerIsBetter?: boolean; label: string }> = [
   { signal: 'score', label: 'fused score' },
-  { signal: 'relevance', label: 'relevance (rank fusion)' },
+  { signal: 'relevance', label: 'relevance (weighted similarity + lexical)' },
   { signal: 'vectorSimilarity', label: 'vector similarity' },
   { signal: 'vectorRank', lowerIsBetter: true, label: 'vector rank' },
-  { signal: 'textScore', label: 'full-text score' },
+  { signal: 'textScore', label: 'lexical score (query-term coverage)' },
   { signal: 'textRank', lowerIsBetter: true, label: 'full-text rank' },
   { signal: 'recency', label: 'recency' },
   { signal: 'strength', label: 'strength' },

@@ -3,7 +3,6 @@ import type { MemoryContext } from '../memories/memory-context';
 import { findMemory } from '../memories/memories.repository';
 import { memoryState } from '../memories/memory.model';
 import { scoreCandidate, type Signals } from './fusion';
-import { orQuery } from './recall.repository';
 import { DEFAULT_TOP_K, RecallService } from './recall.service';
 import { compareSignals, explain, type WhyNotReason } from './why-not.explain';
 import { findStanding } from './why-not.repository';
@@ -37,7 +36,7 @@ export class WhyNotService {
       const standing =
         run.dim === null
           ? undefined
-          : await findStanding(tx, { tenantId, id: memory.id, dim: run.dim, queryVector, textQuery: orQuery(body.query), tiers: run.tiers, now });
+          : await findStanding(tx, { tenantId, id: memory.id, dim: run.dim, queryVector, terms: run.terms, tiers: run.tiers, now });
       const hit = run.hits[rankIndex];
       const signals: Signals | null = hit
         ? hit.signals
