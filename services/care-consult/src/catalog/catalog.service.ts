@@ -80,17 +80,12 @@ export class CatalogService {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const keep = (a: AgentRecord) => (!q.domain || a.domain === q.domain) && (!q.category || inCategory(a.category, q.category));
     const text = q.query?.trim();
-    let matches: Array<{ agent: AgentRecord; score?: number }>;
     if (text) {
-      matches = [];
-      for (const hit of snap.index.search(text)) {
-        const agent = snap.agents.get(hit.id);
-        if (agent && keep(agent)) matches.push({ agent, score: hit.score });
-      }
-    } else {
-      matches = snap.activeAgents.filter(keep).map((agent) => ({ agent }));
+      const { total, hits } = snap.index.top(text, limit, q.domain || q.category ? keep : undefined);
+      return { total, limit, agents: hits.map((h) => summary(h.agent, h.score)) };
     }
-    return { total: matches.length, limit, agents: matches.slice(0, limit).map((m) => summary(m.agent, m.score)) };
+    const matches = snap.activeAgents.filter(keep);
+    return { total: matches.length, limit, agents: matches.slice(0, limit).map((a) => summary(a)) };
   }
 
   /** The taxonomy tree with counts (active agents only). */
