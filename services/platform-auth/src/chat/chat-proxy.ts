@@ -52,8 +52,11 @@ export function createChatProxy(opts: ChatProxyOptions): RequestHandler {
   const basePath = base.pathname.replace(/\/+$/, '');
   return (req, res, next) => {
     // originalUrl starts with /api/v1/chat (any case): the access pipeline only lets canonical paths through.
-    const rest = req.originalUrl.slice('/api/v1/chat'.length);
-    const path = `${basePath}/api/chat${rest}`;
+    const q = req.originalUrl.indexOf('?');
+    const rawPath = q < 0 ? req.originalUrl : req.originalUrl.slice(0, q);
+    // Trailing slashes beyond one are what Express ignores; do not pass them on.
+    const rest = rawPath.slice('/api/v1/chat'.length).replace(/\/{2,}$/, '/');
+    const path = `${basePath}/api/chat${rest}${q < 0 ? '' : req.originalUrl.slice(q)}`;
     const parsed = (req as { _body?: boolean })._body === true;
     const body = parsed ? Buffer.from(JSON.stringify(req.body)) : undefined;
     const upstreamReq = client.request({

@@ -13,3 +13,5 @@ export function sqlState(err: unknown): string | undefined {
 export const UNIQUE_VIOLATION = '23505';
 /** SQLSTATE of a foreign-key violation. */
 export const FOREIGN_KEY_VIOLATION = '23503';
+/** SQLSTATE of a deletion refused by `ON DELETE RESTRICT`. */
+export const RESTRICT_VIOLATION = '23001';

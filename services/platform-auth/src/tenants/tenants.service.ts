@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from '@care/service-kit';
 import type { AuditTrail } from '../audit/audit.service';
 import { listAuthEvents, type StoredAuthEvent } from '../audit/audit.repository';
 import type { RequestContext } from '../security/request-context';
-import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from '../shared/db-errors';
+import { FOREIGN_KEY_VIOLATION, RESTRICT_VIOLATION, sqlState, UNIQUE_VIOLATION } from '../shared/db-errors';
 import { deleteTenant, findTenant, insertTenant, listTenants, updateTenant, type TenantRecord } from './tenants.repository';
 
 /** API view of a tenant. */
@@ -68,7 +68,7 @@ export function createTenantsService(d: { db: Database; audit: AuditTrail; clock
           if (!(await deleteTenant(tx, id))) throw notFound();
         });
       } catch (err) {
-        if (sqlState(err) === FOREIGN_KEY_VIOLATION) throw new ConflictError('The tenant still has users; delete them first', 'TENANT_HAS_USERS');
+        if ([FOREIGN_KEY_VIOLATION, RESTRICT_VIOLATION].includes(sqlState(err) ?? '')) throw new ConflictError('The tenant still has users; delete them first', 'TENANT_HAS_USERS');
         throw err;
       }
     },

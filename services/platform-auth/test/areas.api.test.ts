@@ -1,0 +1,170 @@
+import request from 'supertest';
+import { listAuthEvents } from '../src/audit/audit.repository';
+import { aUser, bearer, seedUser, type TestUser } from './builders/user.builder';
+import { buildApp, engines, openTestDb, type TestApp, type TestDb } from './support/harness';
+import { startMemoryStub } from './support/memory-stub';
+
+describe.each(engines())('functional areas (%s)', (engine) => {
+  let t: TestDb;
+  let h: TestApp;
+  let memory: Awaited<ReturnType<typeof startMemoryStub>>;
+  let admin: TestUser, user: TestUser, viewer: TestUser, root: TestUser;
+  beforeAll(async () => {
+    t = await openTestDb(engine);
+    memory = await startMemoryStub();
+    h = buildApp(t.db, { MEMORY_BASE_URL: memory.url, MEMORY_API_KEY: 'memory-key' });
+    admin = await seedUser(t.db, h.hasher, aUser().withRole('TENANT_ADMIN').inTenant('acme').build());
+    user = await seedUser(t.db, h.hasher, aUser().withRole('USER').inTenant('acme').build());
+    viewer = await seedUser(t.db, h.hasher, aUser().withRole('VIEWER').inTenant('acme').build());
+    root = await seedUser(t.db, h.hasher, aUser().withRole('PLATFORM_ADMIN').inTenant('platform').build());
+  });
+  afterAll(async () => {
+    await memory.close();
+    await t.close();
+  });
+  const as = (u: TestUser) => ({ Authorization: bearer(u) });
+  const events = async (type: string) => (await t.db.withSystem((tx) => listAuthEvents(tx, { limit: 500 }))).filter((e) => e.type === type);
+
+  describe('users', () => {
+    it('creates a user in the caller tenant, never showing the password or hash, and the user can log in', async () => {
+      const res = await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: 'New.Nurse@Example.test', password: 'nurse-password', roles: ['USER'] });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ email: 'new.nurse@example.test', roles: ['USER'], tenantId: 'acme' });
+      expect(JSON.stringify(res.body)).not.toMatch(/password|\$2[aby]\$/);
+      const list = await request(h.app).get('/api/v1/users').set(as(admin));
+      expect(list.body.items.map((u: { id: string }) => u.id)).toContain(res.body.id);
+      expect(JSON.stringify(list.body)).not.toMatch(/password|\$2[aby]\$/);
+      expect((await request(h.app).post('/api/v1/auth/login').send({ email: 'new.nurse@example.test', password: 'nurse-password' })).status).toBe(200);
+    });
+
+    it('refuses a duplicate email across tenants, short or over-long passwords, and bad roles, writing nothing', async () => {
+      const before = (await request(h.app).get('/api/v1/users').set(as(admin))).body.items.length;
+      expect((await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: root.email, password: 'long-enough', roles: ['USER'] })).status).toBe(409);
+      expect((await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: 'a1@example.test', password: 'short', roles: ['USER'] })).body.code).toBe('PASSWORD_TOO_SHORT');
+      expect((await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: 'a2@example.test', password: 'p'.repeat(73), roles: ['USER'] })).body.code).toBe('PASSWORD_TOO_LONG');
+      expect((await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: 'a3@example.test', password: 'long-enough', roles: ['GOD'] })).status).toBe(400);
+      expect((await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: 'a4@example.test', password: 'long-enough', roles: ['USER'], extra: 1 })).status).toBe(400);
+      expect((await request(h.app).get('/api/v1/users').set(as(admin))).body.items.length).toBe(before);
+    });
+
+    it('keeps PLATFORM_ADMIN and other tenants to platform administrators, and audits their cross-tenant calls', async () => {
+      const grant = await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: 'climber@example.test', password: 'long-enough', roles: ['PLATFORM_ADMIN'] });
+      expect(grant.status).toBe(403);
+      const foreign = await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: 'x@example.test', password: 'long-enough', roles: ['USER'], tenantId: 'platform' });
+      expect(foreign.body.code).toBe('CROSS_TENANT_FORBIDDEN');
+      const created = await request(h.app).post('/api/v1/users').set(as(root)).send({ email: 'acme-admin2@example.test', password: 'long-enough', roles: ['TENANT_ADMIN'], tenantId: 'acme' });
+      expect(created.status).toBe(201);
+      expect(created.body.tenantId).toBe('acme');
+      const listed = await request(h.app).get('/api/v1/users?tenantId=acme').set(as(root));
+      expect(listed.body.items.every((u: { tenantId: string }) => u.tenantId === 'acme')).toBe(true);
+      const audited = (await events('CROSS_TENANT_ACCESS')).filter((e) => e.userId === root.id);
+      expect(audited.map((e) => e.detail.action)).toEqual(expect.arrayContaining(['users.create', 'users.list']));
+      expect((await request(h.app).post('/api/v1/users').set(as(root)).send({ email: 'z@example.test', password: 'long-enough', roles: ['USER'], tenantId: 'no-such-tenant' })).status).toBe(404);
+    });
+
+    it('changes roles and passwords, ending the refresh sessions of that user, and deletes users', async () => {
+      const target = await seedUser(t.db, h.hasher, aUser().inTenant('acme').build());
+      const { refreshToken } = (await request(h.app).post('/api/v1/auth/login').send({ email: target.email, password: target.password })).body;
+      const patched = await request(h.app).patch(`/api/v1/users/${target.id}`).set(as(admin)).send({ roles: ['VIEWER'], password: 'brand-new-pass' });
+      expect(patched.status).toBe(200);
+      expect(patched.body.roles).toEqual(['VIEWER']);
+      expect((await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken })).status).toBe(401);
+      expect((await request(h.app).post('/api/v1/auth/login').send({ email: target.email, password: 'brand-new-pass' })).status).toBe(200);
+      expect((await request(h.app).delete(`/api/v1/users/${target.id}`).set(as(admin))).status).toBe(204);
+      expect((await request(h.app).get(`/api/v1/users/${target.id}`).set(as(admin))).status).toBe(404);
+      expect((await request(h.app).post('/api/v1/auth/login').send({ email: target.email, password: 'brand-new-pass' })).status).toBe(401);
+      expect((await request(h.app).delete(`/api/v1/users/${root.id}?tenantId=platform`).set(as(admin))).status).toBe(403);
+    });
+  });
+
+  describe('tenants', () => {
+    it('lets a platform admin create, rename, list and delete tenants through the audited system path', async () => {
+      const created = await request(h.app).post('/api/v1/tenants').set(as(root)).send({ id: 'initech', name: 'Initech' });
+      expect(created.status).toBe(201);
+      expect((await request(h.app).post('/api/v1/tenants').set(as(root)).send({ id: 'initech', name: 'Again' })).status).toBe(409);
+      expect((await request(h.app).post('/api/v1/tenants').set(as(root)).send({ id: 'Bad Id', name: 'x' })).status).toBe(400);
+      expect((await request(h.app).patch('/api/v1/tenants/initech').set(as(root)).send({ name: 'Initech Health' })).body.name).toBe('Initech Health');
+      expect((await request(h.app).get('/api/v1/tenants').set(as(root))).body.items.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining(['acme', 'initech', 'platform']));
+      expect((await request(h.app).delete('/api/v1/tenants/acme').set(as(root))).body.code).toBe('TENANT_HAS_USERS');
+      expect((await request(h.app).delete('/api/v1/tenants/initech').set(as(root))).status).toBe(204);
+      expect((await request(h.app).get('/api/v1/tenants/initech').set(as(root))).status).toBe(404);
+      const actions = (await events('SYSTEM_ACCESS')).filter((e) => e.userId === root.id).map((e) => e.detail.action);
+      expect(actions).toEqual(expect.arrayContaining(['tenants.create', 'tenants.update', 'tenants.list', 'tenants.delete']));
+      const trail = await request(h.app).get('/api/v1/tenants/acme/audit-events').set(as(root));
+      expect(trail.status).toBe(200);
+      expect(trail.body.items.length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('config', () => {
+    it('merges settings and branding for the tenant admin and shows them to every role of the tenant only', async () => {
+      const patched = await request(h.app)
+        .patch('/api/v1/config')
+        .set(as(admin))
+        .send({ settings: { locale: 'en-GB', triage: { level: 2 } }, branding: { displayName: 'Acme Care', primaryColor: '#112233' } });
+      expect(patched.status).toBe(200);
+      const again = await request(h.app).patch('/api/v1/config').set(as(admin)).send({ settings: { locale: null, theme: 'dark' }, branding: { primaryColor: null } });
+      expect(again.body.settings).toEqual({ triage: { level: 2 }, theme: 'dark' });
+      expect(again.body.branding).toEqual({ displayName: 'Acme Care' });
+      expect((await request(h.app).get('/api/v1/config').set(as(viewer))).body.branding).toEqual({ displayName: 'Acme Care' });
+      expect((await request(h.app).get('/api/v1/config').set(as(root))).body).toMatchObject({ tenantId: 'platform', settings: {}, branding: {} });
+      expect((await request(h.app).patch('/api/v1/config').set(as(admin)).send({ branding: { primaryColor: 'red' } })).status).toBe(400);
+      expect((await request(h.app).patch('/api/v1/config').set(as(admin)).send({ branding: { logoUrl: 'javascript:alert(1)' } })).status).toBe(400);
+    });
+  });
+
+  describe('workflow', () => {
+    const steps = [
+      { id: 'intake', agentId: 'triage', next: ['advice'] },
+      { id: 'advice', agentId: 'care-coordinator', title: 'Advise' },
+    ];
+    it('creates, versions with optimistic locking, lists and deletes workflow definitions', async () => {
+      const created = await request(h.app).post('/api/v1/workflow').set(as(user)).send({ name: 'Discharge', steps });
+      expect(created.status).toBe(201);
+      expect(created.body.version).toBe(1);
+      const id = created.body.id;
+      const v2 = await request(h.app).put(`/api/v1/workflow/${id}`).set(as(user)).send({ name: 'Discharge', steps: steps.slice(1), version: 1 });
+      expect(v2.body.version).toBe(2);
+      const stale = await request(h.app).put(`/api/v1/workflow/${id}`).set(as(user)).send({ name: 'Discharge', steps, version: 1 });
+      expect(stale.status).toBe(409);
+      expect(stale.body.code).toBe('VERSION_CONFLICT');
+      expect((await request(h.app).get('/api/v1/workflow').set(as(viewer))).body.items.map((w: { id: string }) => w.id)).toContain(id);
+      expect((await request(h.app).post('/api/v1/workflow').set(as(user)).send({ name: 'Discharge', steps })).status).toBe(409);
+      expect((await request(h.app).delete(`/api/v1/workflow/${id}`).set(as(viewer))).status).toBe(403);
+      expect((await request(h.app).delete(`/api/v1/workflow/${id}`).set(as(user))).status).toBe(204);
+    });
+
+    it('refuses duplicate step ids and dangling next references', async () => {
+      const dup = await request(h.app).post('/api/v1/workflow').set(as(user)).send({ name: 'Dup', steps: [steps[1], steps[1]] });
+      expect(dup.status).toBe(400);
+      const dangling = await request(h.app).post('/api/v1/workflow').set(as(user)).send({ name: 'Dangling', steps: [{ id: 'a', agentId: 'x', next: ['nowhere'] }] });
+      expect(dangling.body.errors[0].pointer).toBe('/steps/0/next/0');
+    });
+  });
+
+  describe('kb', () => {
+    it('stores documents tenant-scoped and indexes them into the memory service for the tenant', async () => {
+      memory.state.status = 201;
+      const res = await request(h.app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Asthma plan', content: 'Use the inhaler.', tags: ['asthma'] });
+      expect(res.status).toBe(201);
+      expect(res.body.indexStatus).toBe('INDEXED');
+      const call = memory.calls.find((c) => c.url === '/api/v1/memory/remember' && (c.body as { id: string }).id === `kb:${res.body.id}:0`)!;
+      expect(call.headers['x-tenant-id']).toBe('acme');
+      expect(call.headers['x-api-key']).toBe('memory-key');
+      expect(call.body).toMatchObject({ type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb', 'asthma'] });
+      const listed = await request(h.app).get('/api/v1/kb/documents?q=inhaler').set(as(viewer));
+      expect(listed.body.items.map((d: { id: string }) => d.id)).toEqual([res.body.id]);
+      expect(listed.body.items[0].content).toBeUndefined();
+      expect((await request(h.app).delete(`/api/v1/kb/documents/${res.body.id}`).set(as(user))).status).toBe(204);
+      expect(memory.calls.some((c) => c.method === 'DELETE' && c.url === `/api/v1/memory/${encodeURIComponent(`kb:${res.body.id}:0`)}`)).toBe(true);
+    });
+
+    it('keeps the document when the memory service refuses it, recording FAILED', async () => {
+      memory.state.status = 503;
+      const res = await request(h.app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Sleep', content: 'Keep a routine.' });
+      expect(res.status).toBe(201);
+      expect(res.body.indexStatus).toBe('FAILED');
+      expect((await request(h.app).get(`/api/v1/kb/documents/${res.body.id}`).set(as(viewer))).body).toMatchObject({ content: 'Keep a routine.', indexStatus: 'FAILED' });
+    });
+  });
+});
