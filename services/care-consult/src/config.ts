@@ -25,7 +25,7 @@ export const ConfigSchema = Type.Object({
       default: 'dev',
     }),
   ),
-  CORS_ALLOWED_ORIGINS: str('Comma list of allowed browser origins; `*` (dev default) allows any', ''),
+  CORS_ALLOWED_ORIGINS: str('Comma list of allowed browser origins; unset in dev allows any, unset in prod allows none'),
   LOG_LEVEL: str('pino level: trace, debug, info, warn, error, fatal', 'info'),
   DATABASE_URI: str('Unset: embedded PGlite in DATA_DIR; `pglite://memory`: ephemeral; `postgres://...`: a server'),
   DATA_DIR: str('Folder of the embedded database', '.data/care-consult'),
