@@ -29,6 +29,7 @@ export interface AuthEvent {
 export interface StoredAuthEvent extends AuthEvent {
   id: string;
   occurredAt: Date;
+  detail: Record<string, unknown>;
 }
 
 /** Appends one event (the runtime role may insert, never read or change, the trail). */

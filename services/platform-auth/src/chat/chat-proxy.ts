@@ -57,8 +57,9 @@ export function createChatProxy(opts: ChatProxyOptions): RequestHandler {
     // Trailing slashes beyond one are what Express ignores; do not pass them on.
     const rest = rawPath.slice('/api/v1/chat'.length).replace(/\/{2,}$/, '/');
     const path = `${basePath}/api/chat${rest}${q < 0 ? '' : req.originalUrl.slice(q)}`;
-    const parsed = (req as { _body?: boolean })._body === true;
-    const body = parsed ? Buffer.from(JSON.stringify(req.body)) : undefined;
+    // express.json() has already read a JSON body (it sets req.body only then): send it on re-serialised.
+    // Any other body is still unread and is piped through as it is.
+    const body = req.body !== undefined ? Buffer.from(JSON.stringify(req.body)) : undefined;
     const upstreamReq = client.request({
       protocol: base.protocol,
       hostname: base.hostname,

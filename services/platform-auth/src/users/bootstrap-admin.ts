@@ -5,6 +5,7 @@ import type { AuditTrail } from '../audit/audit.service';
 import { normaliseEmail } from '../auth/auth.service';
 import { assertNewPassword, type PasswordHasher } from '../auth/password-hasher';
 import { ensureTenant } from '../tenants/tenants.repository';
+import { sqlState, UNIQUE_VIOLATION } from '../shared/db-errors';
 import { countAllUsers, insertUser } from './users.repository';
 
 /** Settings of {@link bootstrapAdmin}. */
@@ -27,13 +28,19 @@ export async function bootstrapAdmin(d: { db: Database; hasher: PasswordHasher; 
   const now = d.clock();
   const email = normaliseEmail(o.email);
   const id = randomUUID();
-  const created = await d.db.withSystem(async (tx) => {
-    if ((await countAllUsers(tx)) > 0) return false;
-    await ensureTenant(tx, o.tenantId, o.tenantId, now);
-    await insertUser(tx, { tenantId: o.tenantId, id, email, passwordHash, roles: ['PLATFORM_ADMIN'], createdAt: now, updatedAt: now });
-    await d.audit.record({ type: 'BOOTSTRAP_ADMIN_CREATED', tenantId: o.tenantId, userId: id, email }, tx);
-    return true;
-  });
+  const created = await d.db
+    .withSystem(async (tx) => {
+      if ((await countAllUsers(tx)) > 0) return false;
+      await ensureTenant(tx, o.tenantId, o.tenantId, now);
+      await insertUser(tx, { tenantId: o.tenantId, id, email, passwordHash, roles: ['PLATFORM_ADMIN'], createdAt: now, updatedAt: now });
+      await d.audit.record({ type: 'BOOTSTRAP_ADMIN_CREATED', tenantId: o.tenantId, userId: id, email }, tx);
+      return true;
+    })
+    // Another replica created it between our check and our insert.
+    .catch((err: unknown) => {
+      if (sqlState(err) === UNIQUE_VIOLATION) return false;
+      throw err;
+    });
   if (created) d.logger.info({ tenantId: o.tenantId }, 'created the bootstrap platform administrator');
   return created;
 }

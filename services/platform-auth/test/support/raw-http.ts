@@ -10,7 +10,10 @@ export interface RawResponse {
 }
 
 /** Serves an app on loopback so tests can send paths byte for byte (no client-side normalisation). */
-export async function serve(app: Express | http.RequestListener): Promise<{ port: number; close(): Promise<void> }> {
+export async function serve(app: http.RequestListener): Promise<{ port: number; close(): Promise<void> }>;
+/** Serves an Express app on loopback. */
+export async function serve(app: Express): Promise<{ port: number; close(): Promise<void> }>;
+export async function serve(app: http.RequestListener | Express): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
