@@ -238,7 +238,8 @@
         if (frame.event === 'message') {
           state.threadId = data.thread_id;
           $('thread-id').textContent = data.thread_id;
-          meta.textContent = (data.agent_name || 'safety check') + (data.routed ? ' (chosen by the router)' : '') + ' \u00b7 ' + data.provider + (data.offline ? ' (offline)' : '');
+          var engine = data.provider === 'safety' ? 'safety check, no model called' : data.offline ? 'offline engine' : data.provider + ' \u00b7 ' + data.model;
+          meta.textContent = (data.agent_name || 'Safety check') + (data.routed ? ' (chosen by the router)' : '') + ' \u00b7 ' + engine;
         } else if (frame.event === 'token') {
           reply += data.content;
           turn.body.textContent = reply;

@@ -82,7 +82,7 @@ export class BuiltinProvider implements ChatProvider {
         const skill = await this.library.readSkill(id);
         if (skill) skills.push({ title: id, text: `${skill.description}\n\n${skill.body}` });
       }
-      fallback = skills.length ? generalGuidance(question, skills) : undefined;
+      fallback = skills.length ? generalGuidance(skills) || undefined : undefined;
     }
     return composeAnswer({ agentName: request.agent.name, question, sources, missing, fallback });
   }
@@ -113,11 +113,13 @@ export class BuiltinProvider implements ChatProvider {
   }
 }
 
-function generalGuidance(question: string, skills: AnswerSource[]): string {
-  // Only the skill's own summary lines: procedure steps aimed at the agent would read oddly to a person.
-  const summary = skills.map((s) => s.text.split('\n')[0]).filter(Boolean);
-  const hint = question ? ' It can help to write down your question and when it started before you call.' : '';
-  return `This area covers: ${summary.join(' ')}${hint}`;
+function generalGuidance(skills: AnswerSource[]): string {
+  // The person-facing sentences of each skill description; "Use when..." lines are instructions to the agent.
+  const topics = skills
+    .map((s) => (s.text.split('\n')[0] ?? '').split(/(?<=\.)\s+/).filter((x) => x && !/^use\b/i.test(x)).join(' '))
+    .filter(Boolean)
+    .map((t) => `- ${t.replace(/\.$/, '')}`);
+  return topics.length ? `I can help with:\n${topics.join('\n')}` : '';
 }
 
 function firstHeading(markdown: string): string | undefined {
