@@ -75,6 +75,8 @@ export const ConfigSchema = Type.Object({
   RELAY_COMPANION_SCHEME: str('Deep-link scheme of the companion app allowed as relay callback', 'careapp'),
   REDIS_URL: str('Redis for consumed relay nonces shared by replicas; unset: in-process'),
   ...ChatConfigProperties,
+  RELAY_CALLBACK_RATE_LIMIT: int('Relay callbacks allowed per client address and minute, per replica; 0 turns the limit off', 60, 0),
+  RELAY_AUDIT_TENANT_ID: str('Tenant whose audit trail records relay callbacks (a ticket names a user, not a tenant)', 'platform'),
 });
 
 /** The loaded, frozen configuration. */
@@ -100,6 +102,8 @@ export type AppConfig = Readonly<Static<typeof ConfigSchema>> & Readonly<ChatCon
   LLM_PROBE_TIMEOUT_MS: number;
   LLM_PROBE_CACHE_MS: number;
   RELAY_COMPANION_SCHEME: string;
+  RELAY_CALLBACK_RATE_LIMIT: number;
+  RELAY_AUDIT_TENANT_ID: string;
 };
 
 type Raw = Static<typeof ConfigSchema>;

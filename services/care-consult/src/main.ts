@@ -3,6 +3,7 @@ import { createApp, createAppDeps } from './app';
 import { CatalogStore } from './catalog/catalog.store';
 import { loadAppConfig, workspaceRoot, type AppConfig } from './config';
 import { openCareConsultDatabase } from './db/database';
+import { createRelayRuntime } from './relay/relay.deps';
 
 /** Entry point: config (exit 1 before listening if wrong), database, workspace, app, server with graceful shutdown. */
 async function main(): Promise<void> {
@@ -24,12 +25,14 @@ async function main(): Promise<void> {
   const catalog = new CatalogStore({ root: workspaceRoot(config), logger });
   await catalog.load();
   if (config.WORKSPACE_WATCH) catalog.watch();
+  const relay = await createRelayRuntime(config, logger);
   const registry = new HealthRegistry().register('database', () => database.ping());
   const deps = createAppDeps({
     config,
     logger,
     database,
     catalog,
+    relay: relay.relay,
     metrics: createMetrics('care-consult'),
     isDraining: () => registry.isDraining(),
   });
@@ -39,7 +42,7 @@ async function main(): Promise<void> {
     logger,
     health: registry,
     handleSignals: true,
-    onClose: [() => catalog.close(), () => deps.audit.flush(), () => database.close()],
+    onClose: [() => catalog.close(), () => deps.audit.flush(), () => relay.close(), () => database.close()],
   });
 }
 
