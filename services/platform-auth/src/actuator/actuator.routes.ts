@@ -36,7 +36,7 @@ export function createActuatorRouter(d: ActuatorDeps): Router {
   });
   router.get('/health', async (_req, res) => {
     const report = await d.health.readiness();
-    const components = { ...report.components, ping: { status: 'UP' }, livenessState: d.health.liveness(), readinessState: { status: report.status } };
+    const components = { ...report.components, ping: { status: 'UP' }, livenessState: { status: d.health.liveness().status }, readinessState: { status: report.status } };
     res.status(report.status === 'UP' ? 200 : 503).json({ status: report.status, components });
   });
   router.get('/health/liveness', (_req, res) => {
