@@ -32,7 +32,11 @@ const QUERIES = Number(process.env.QUERIES ?? 300);
 const DIM = 512;
 const MODEL = 'bench:random-unit-512';
 const TENANT = 'bench';
-const config = loadMemoryConfig({ REMINDER_POLL_MS: '0', REFLECT_INTERVAL_SECONDS: '0', LOG_LEVEL: 'silent' });
+const config = loadMemoryConfig({
+  REMINDER_POLL_MS: '0',
+  REFLECT_INTERVAL_SECONDS: '0',
+  LOG_LEVEL: 'silent',
+});
 const logger = createLogger({ name: 'bench', level: 'silent' });
 const started = Date.now();
 
@@ -49,7 +53,24 @@ const unitVector = () => {
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
 };
-const SYL = ['ka', 'lo', 'mi', 're', 'su', 'ten', 'bar', 'vo', 'ni', 'dal', 'pe', 'sho', 'gru', 'fen', 'a', 'or'];
+const SYL = [
+  'ka',
+  'lo',
+  'mi',
+  're',
+  'su',
+  'ten',
+  'bar',
+  'vo',
+  'ni',
+  'dal',
+  'pe',
+  'sho',
+  'gru',
+  'fen',
+  'a',
+  'or',
+];
 const VOCAB = Array.from({ length: 2000 }, (_, i) => {
   let w = '';
   for (let n = i + 7; n > 0; n = Math.floor(n / 16)) w += SYL[n % 16];
@@ -81,18 +102,28 @@ class FixedProvider {
 async function measureSize(n) {
   const database = await openMemoryDatabase({ uri: 'pglite://memory' });
   const client = database.db.$client; // the PGlite instance: COPY FROM /dev/blob for the bulk load
-  await database.db.execute(sql`insert into partitions (tenant_id, embedding_model, dimension) values (${TENANT}, ${MODEL}, ${DIM})`);
+  await database.db.execute(
+    sql`insert into partitions (tenant_id, embedding_model, dimension) values (${TENANT}, ${MODEL}, ${DIM})`,
+  );
   let t = Date.now();
   const ids = [];
   for (let i = 0; i < n; i += 5000) {
     const lines = [];
     for (let j = i; j < Math.min(n, i + 5000); j++) {
       ids.push(`m${j}`);
-      lines.push(`${TENANT},m${j},episodic,EPISODIC,SYSTEM,${words(12)},${DIM},"[${unitVector().map((x) => x.toFixed(6)).join(',')}]"`);
+      lines.push(
+        `${TENANT},m${j},episodic,EPISODIC,SYSTEM,${words(12)},${DIM},"[${unitVector()
+          .map((x) => x.toFixed(6))
+          .join(',')}]"`,
+      );
     }
-    await client.query(`COPY memories (tenant_id, id, tier, type, source, text, dim, embedding) FROM '/dev/blob' WITH (FORMAT csv)`, [], {
-      blob: new Blob([`${lines.join('\n')}\n`]),
-    });
+    await client.query(
+      `COPY memories (tenant_id, id, tier, type, source, text, dim, embedding) FROM '/dev/blob' WITH (FORMAT csv)`,
+      [],
+      {
+        blob: new Blob([`${lines.join('\n')}\n`]),
+      },
+    );
   }
   const loadS = (Date.now() - t) / 1000;
   await database.db.execute(sql`analyze memories`);
@@ -121,7 +152,11 @@ async function measureSize(n) {
   const url = `http://127.0.0.1:${server.address().port}/api/v1/memory/recall`;
   const recallHttp = async (query) => {
     const t0 = performance.now();
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant-id': TENANT }, body: JSON.stringify({ query, topK: 10 }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant-id': TENANT },
+      body: JSON.stringify({ query, topK: 10 }),
+    });
     const body = await res.json();
     if (res.status !== 200 || body.results.length !== 10) throw new Error(`recall failed: ${res.status}`);
     return performance.now() - t0;
@@ -153,8 +188,21 @@ async function measureSize(n) {
     const queryVector = await embeddings.embed([queries[i]]).then((v) => v[0]);
     const top = async (exactScan) =>
       database.withTenant(TENANT, async (tx) => {
-        const rows = await findCandidates(tx, { tenantId: TENANT, dim: DIM, queryVector, terms: [], tiers: ['episodic'], pool: 50, now: new Date(), exact: exactScan });
-        return rows.filter((r) => r.vectorRank !== undefined).sort((a, b) => a.vectorRank - b.vectorRank).slice(0, 10).map((r) => r.id);
+        const rows = await findCandidates(tx, {
+          tenantId: TENANT,
+          dim: DIM,
+          queryVector,
+          terms: [],
+          tiers: ['episodic'],
+          pool: 50,
+          now: new Date(),
+          exact: exactScan,
+        });
+        return rows
+          .filter((r) => r.vectorRank !== undefined)
+          .sort((a, b) => a.vectorRank - b.vectorRank)
+          .slice(0, 10)
+          .map((r) => r.id);
       });
     const truth = new Set(await top(true));
     overlap += (await top(false)).filter((id) => truth.has(id)).length / 10;
@@ -174,7 +222,11 @@ async function measureApiIngestion(count) {
   const url = `http://127.0.0.1:${server.address().port}/api/v1/memory/remember`;
   const t = Date.now();
   for (let i = 0; i < count; i++) {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: `Note ${i}: ${words(10)}`, type: 'EPISODIC', source: 'USER_STATED' }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: `Note ${i}: ${words(10)}`, type: 'EPISODIC', source: 'USER_STATED' }),
+    });
     if (res.status !== 200) throw new Error(`remember failed ${res.status}`);
     await res.arrayBuffer();
   }
@@ -196,9 +248,15 @@ console.error('measuring ingestion through the HTTP API...');
 const api = await measureApiIngestion(Number(process.env.API_COUNT ?? 200));
 
 console.log('\n# Memory recall latency (embedded PGlite + pgvector HNSW, 512-d)\n');
-console.log(`Recall = POST /api/v1/memory/recall over loopback HTTP, topK 10, both searches + fusion + access stats; ${QUERIES} requests after one cold pass over 100 distinct queries.`);
-console.log('Baseline = the same recall in-process with the HNSW index disabled (exact scan over the same vectors).\n');
-console.log('| memories | recall p50 ms | recall p99 ms | cold-pass p99 ms | in-process HNSW p50 | exact scan p50 | exact scan p99 | exact/HNSW p50 | ANN recall@10 | bulk load rows/s | HNSW build s | inserts/s (indexed) |');
+console.log(
+  `Recall = POST /api/v1/memory/recall over loopback HTTP, topK 10, both searches + fusion + access stats; ${QUERIES} requests after one cold pass over 100 distinct queries.`,
+);
+console.log(
+  'Baseline = the same recall in-process with the HNSW index disabled (exact scan over the same vectors).\n',
+);
+console.log(
+  '| memories | recall p50 ms | recall p99 ms | cold-pass p99 ms | in-process HNSW p50 | exact scan p50 | exact scan p99 | exact/HNSW p50 | ANN recall@10 | bulk load rows/s | HNSW build s | inserts/s (indexed) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
@@ -206,6 +264,12 @@ for (const r of results) {
   );
 }
 const big = results.at(-1);
-console.log(`\nTarget recall p99 < 25 ms at ${big.n.toLocaleString('en')}: measured ${ms(pct(big.warm, 99))} ms -> ${pct(big.warm, 99) < 25 ? 'met' : 'NOT met'}.`);
-console.log(`Ingestion through the HTTP API with builtin embeddings: ${api.rate.toFixed(1)} memories/s (one query embedding alone: ${ms(api.embedMs)} ms).`);
-console.log(`\nTotal ${((Date.now() - started) / 1000).toFixed(0)} s on ${require('node:os').cpus().length} cores, load average ${require('node:os').loadavg()[0].toFixed(1)}.`);
+console.log(
+  `\nTarget recall p99 < 25 ms at ${big.n.toLocaleString('en')}: measured ${ms(pct(big.warm, 99))} ms -> ${pct(big.warm, 99) < 25 ? 'met' : 'NOT met'}.`,
+);
+console.log(
+  `Ingestion through the HTTP API with builtin embeddings: ${api.rate.toFixed(1)} memories/s (one query embedding alone: ${ms(api.embedMs)} ms).`,
+);
+console.log(
+  `\nTotal ${((Date.now() - started) / 1000).toFixed(0)} s on ${require('node:os').cpus().length} cores, load average ${require('node:os').loadavg()[0].toFixed(1)}.`,
+);

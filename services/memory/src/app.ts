@@ -1,6 +1,13 @@
 import type { Express } from 'express';
 import type { Database } from '@care/db';
-import { createServiceApp, csv, finalizeApp, HealthRegistry, type Logger, type Metrics } from '@care/service-kit';
+import {
+  createServiceApp,
+  csv,
+  finalizeApp,
+  HealthRegistry,
+  type Logger,
+  type Metrics,
+} from '@care/service-kit';
 import type { Config } from './config';
 import { VectorIndexes } from './db/vector-index';
 import type { EmbeddingProvider } from './embeddings/embedding-provider';
@@ -59,7 +66,10 @@ export function createMemoryContext(deps: AppDeps): MemoryContext {
 
 /** Builds the memory service's express app (no listen): system endpoints, ingestion and memory operations. */
 export function createApp(deps: AppDeps): Express {
-  const embeddings = deps.embeddings instanceof MonitoredEmbeddingProvider ? deps.embeddings : new MonitoredEmbeddingProvider(deps.embeddings);
+  const embeddings =
+    deps.embeddings instanceof MonitoredEmbeddingProvider
+      ? deps.embeddings
+      : new MonitoredEmbeddingProvider(deps.embeddings);
   const ctx = createMemoryContext({ ...deps, embeddings });
   const health = deps.health ?? new HealthRegistry();
   health.register('memory', () => deps.database.ping());
@@ -73,7 +83,12 @@ export function createApp(deps: AppDeps): Express {
     engine: engineName(deps.database),
   });
 
-  const app = createServiceApp({ logger: deps.logger, corsOrigins: csv(deps.config.CORS_ALLOWED_ORIGINS), metrics: deps.metrics, bodyLimit: '2mb' });
+  const app = createServiceApp({
+    logger: deps.logger,
+    corsOrigins: csv(deps.config.CORS_ALLOWED_ORIGINS),
+    metrics: deps.metrics,
+    bodyLimit: '2mb',
+  });
   app.use(apiKeyMiddleware(deps.config.API_KEY, csv(deps.config.API_KEY_EXEMPT_PATHS)));
   app.use('/api/v1/system', createSystemRouter(system));
   app.use(

@@ -24,17 +24,32 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger({ name: 'memory', level: config.LOG_LEVEL });
-  const version = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }
+  ).version;
   const database = await openMemoryDatabase({ uri: config.DATABASE_URI, dataDir: config.DATA_DIR, logger });
   const provider = createEmbeddingProvider(config);
   if (provider instanceof BuiltinEmbeddingProvider) await provider.warm();
   const embeddings = new MonitoredEmbeddingProvider(provider);
   const indexes = new VectorIndexes(database.db);
-  if (config.EMBEDDING_PROVIDER === 'builtin' || config.EMBEDDING_PROVIDER === 'hashing' || config.EMBEDDING_DIMENSIONS) {
+  if (
+    config.EMBEDDING_PROVIDER === 'builtin' ||
+    config.EMBEDDING_PROVIDER === 'hashing' ||
+    config.EMBEDDING_DIMENSIONS
+  ) {
     await indexes.ensure(await embeddings.dimension());
   }
   const health = new HealthRegistry();
-  const deps = { config, logger, database, embeddings, indexes, health, version, metrics: createMetrics('memory') };
+  const deps = {
+    config,
+    logger,
+    database,
+    embeddings,
+    indexes,
+    health,
+    version,
+    metrics: createMetrics('memory'),
+  };
   const app = createApp(deps);
 
   const clock = () => new Date();

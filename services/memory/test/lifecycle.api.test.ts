@@ -5,7 +5,24 @@ import type { Database } from '@care/db';
 import { aMemory } from './builders/memory.builder';
 import { buildApp, openTestDatabase } from './support/test-app';
 
-const WORDS = ['insulin', 'walk', 'sleep', 'blood', 'pressure', 'daughter', 'appointment', 'cardiology', 'breakfast', 'anxiety', 'garden', 'pharmacy', 'nurse', 'knee', 'swimming', 'tuesday'];
+const WORDS = [
+  'insulin',
+  'walk',
+  'sleep',
+  'blood',
+  'pressure',
+  'daughter',
+  'appointment',
+  'cardiology',
+  'breakfast',
+  'anxiety',
+  'garden',
+  'pharmacy',
+  'nurse',
+  'knee',
+  'swimming',
+  'tuesday',
+];
 const sentence = fc.array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 6 }).map((w) => w.join(' '));
 
 let database: Database;
@@ -26,12 +43,22 @@ async function remember(partition: string, body: object): Promise<void> {
   expect(res.status).toBe(200);
 }
 async function recallIds(partition: string, query: string, topK = 100): Promise<string[]> {
-  const res = await request(app).post('/api/v1/memory/recall').set('X-Tenant-Id', partition).send({ query, topK });
+  const res = await request(app)
+    .post('/api/v1/memory/recall')
+    .set('X-Tenant-Id', partition)
+    .send({ query, topK });
   expect(res.status).toBe(200);
   return res.body.results.map((r: { id: string }) => r.id);
 }
-async function whyNot(partition: string, memoryId: string, query: string): Promise<{ reason: string; explanation: string }> {
-  const res = await request(app).post('/api/v1/memory/why-not').set('X-Tenant-Id', partition).send({ memoryId, query, topK: 100 });
+async function whyNot(
+  partition: string,
+  memoryId: string,
+  query: string,
+): Promise<{ reason: string; explanation: string }> {
+  const res = await request(app)
+    .post('/api/v1/memory/why-not')
+    .set('X-Tenant-Id', partition)
+    .send({ memoryId, query, topK: 100 });
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -43,13 +70,23 @@ describe('memory lifecycle in recall', () => {
         const home = freshPartition();
         const elsewhere = freshPartition();
         const ids = texts.map((_, i) => `mem-${i}`);
-        for (let i = 0; i < texts.length; i++) await remember(home, aMemory().withId(ids[i]).withText(texts[i]).build());
+        for (let i = 0; i < texts.length; i++)
+          await remember(home, aMemory().withId(ids[i]).withText(texts[i]).build());
         const suppressed = ids[pick % ids.length];
         const forgotten = ids[(pick + 1) % ids.length];
         const foreign = 'foreign-1';
         await remember(elsewhere, aMemory().withId(foreign).withText(texts[0]).build());
-        expect((await request(app).post(`/api/v1/memory/${suppressed}/suppress`).set('X-Tenant-Id', home).send({ suppressed: true })).status).toBe(200);
-        expect((await request(app).delete(`/api/v1/memory/${forgotten}`).set('X-Tenant-Id', home)).status).toBe(200);
+        expect(
+          (
+            await request(app)
+              .post(`/api/v1/memory/${suppressed}/suppress`)
+              .set('X-Tenant-Id', home)
+              .send({ suppressed: true })
+          ).status,
+        ).toBe(200);
+        expect(
+          (await request(app).delete(`/api/v1/memory/${forgotten}`).set('X-Tenant-Id', home)).status,
+        ).toBe(200);
 
         for (const query of [texts[pick % texts.length], texts[(pick + 1) % texts.length], texts[0]]) {
           const got = await recallIds(home, query);
@@ -63,7 +100,11 @@ describe('memory lifecycle in recall', () => {
         expect(other.reason).toBe('NOT_IN_PARTITION');
         expect(other.explanation).toContain(home);
 
-        await request(app).post(`/api/v1/memory/${suppressed}/suppress`).set('X-Tenant-Id', home).send({ suppressed: false }).expect(200);
+        await request(app)
+          .post(`/api/v1/memory/${suppressed}/suppress`)
+          .set('X-Tenant-Id', home)
+          .send({ suppressed: false })
+          .expect(200);
         expect(await recallIds(home, texts[pick % texts.length])).toContain(suppressed);
         expect((await whyNot(home, suppressed, texts[pick % texts.length])).reason).toBe('RECALLED');
       }),
@@ -73,21 +114,32 @@ describe('memory lifecycle in recall', () => {
 
   it('raises the rank of a positively reinforced memory above its identical twins', async () => {
     await fc.assert(
-      fc.asyncProperty(sentence, fc.array(sentence, { maxLength: 4 }), fc.integer({ min: 2, max: 4 }), fc.nat(), fc.double({ min: 0.2, max: 10, noNaN: true }), async (text, others, twins, pick, weight) => {
-        const p = freshPartition();
-        const twinIds = Array.from({ length: twins }, (_, i) => `twin-${i}`);
-        for (const id of twinIds) await remember(p, aMemory().withId(id).withText(text).build());
-        for (let i = 0; i < others.length; i++) await remember(p, aMemory().withId(`other-${i}`).withText(others[i]).build());
-        // Identical twins tie; the tie goes to the smaller id, so the last twin starts behind the others.
-        const target = twinIds[twins - 1 - (pick % (twins - 1))];
-        const before = await recallIds(p, text);
-        const res = await request(app).post(`/api/v1/memory/${target}/reinforce`).set('X-Tenant-Id', p).send({ outcome: 'POSITIVE', weight });
-        expect(res.status).toBe(200);
-        expect(res.body.strength).toBeGreaterThan(res.body.previousStrength);
-        const after = await recallIds(p, text);
-        expect(after.indexOf(target)).toBeLessThan(before.indexOf(target));
-        expect(after.filter((id) => twinIds.includes(id))[0]).toBe(target);
-      }),
+      fc.asyncProperty(
+        sentence,
+        fc.array(sentence, { maxLength: 4 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.nat(),
+        fc.double({ min: 0.2, max: 10, noNaN: true }),
+        async (text, others, twins, pick, weight) => {
+          const p = freshPartition();
+          const twinIds = Array.from({ length: twins }, (_, i) => `twin-${i}`);
+          for (const id of twinIds) await remember(p, aMemory().withId(id).withText(text).build());
+          for (let i = 0; i < others.length; i++)
+            await remember(p, aMemory().withId(`other-${i}`).withText(others[i]).build());
+          // Identical twins tie; the tie goes to the smaller id, so the last twin starts behind the others.
+          const target = twinIds[twins - 1 - (pick % (twins - 1))];
+          const before = await recallIds(p, text);
+          const res = await request(app)
+            .post(`/api/v1/memory/${target}/reinforce`)
+            .set('X-Tenant-Id', p)
+            .send({ outcome: 'POSITIVE', weight });
+          expect(res.status).toBe(200);
+          expect(res.body.strength).toBeGreaterThan(res.body.previousStrength);
+          const after = await recallIds(p, text);
+          expect(after.indexOf(target)).toBeLessThan(before.indexOf(target));
+          expect(after.filter((id) => twinIds.includes(id))[0]).toBe(target);
+        },
+      ),
       { numRuns: 10 },
     );
   });
@@ -97,7 +149,11 @@ describe('memory lifecycle in recall', () => {
     await remember(p, aMemory().withId('a').withText('blood pressure appointment tuesday').build());
     await remember(p, aMemory().withId('b').withText('blood pressure appointment tuesday').build());
     expect(await recallIds(p, 'blood pressure appointment tuesday')).toEqual(['a', 'b']);
-    await request(app).post('/api/v1/memory/a/reinforce').set('X-Tenant-Id', p).send({ outcome: 'NEGATIVE' }).expect(200);
+    await request(app)
+      .post('/api/v1/memory/a/reinforce')
+      .set('X-Tenant-Id', p)
+      .send({ outcome: 'NEGATIVE' })
+      .expect(200);
     expect(await recallIds(p, 'blood pressure appointment tuesday')).toEqual(['b', 'a']);
   });
 });
@@ -129,16 +185,28 @@ describe('operations on unknown and forgotten memories', () => {
       expect(res.headers['content-type']).toContain('application/problem+json');
     }
     const audit = await request(app).get('/api/v1/memory/gone').set('X-Tenant-Id', p).expect(200);
-    expect(audit.body).toMatchObject({ id: 'gone', state: 'FORGOTTEN', forgotten: true, text: 'garden knee swimming' });
+    expect(audit.body).toMatchObject({
+      id: 'gone',
+      state: 'FORGOTTEN',
+      forgotten: true,
+      text: 'garden knee swimming',
+    });
   });
 
   it('refuses a second memory with a live id (409 MEMORY_EXISTS) and marks resolve idempotently', async () => {
     const p = freshPartition();
     await remember(p, aMemory().withId('dup').build());
-    const again = await request(app).post('/api/v1/memory/remember').set('X-Tenant-Id', p).send(aMemory().withId('dup').build());
+    const again = await request(app)
+      .post('/api/v1/memory/remember')
+      .set('X-Tenant-Id', p)
+      .send(aMemory().withId('dup').build());
     expect([again.status, again.body.code]).toEqual([409, 'MEMORY_EXISTS']);
     const first = await request(app).post('/api/v1/memory/dup/resolve').set('X-Tenant-Id', p).expect(200);
-    const second = await request(app).post('/api/v1/memory/dup/resolve').set('X-Tenant-Id', p).send({}).expect(200);
+    const second = await request(app)
+      .post('/api/v1/memory/dup/resolve')
+      .set('X-Tenant-Id', p)
+      .send({})
+      .expect(200);
     expect(first.body.resolved).toBe(true);
     expect(second.body.resolvedAt).toBe(first.body.resolvedAt);
   });

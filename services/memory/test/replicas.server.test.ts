@@ -12,13 +12,20 @@ import { buildApp, openTestDatabase, TestClock } from './support/test-app';
 /** Asks the server (synchronously, so jest can decide before collecting) whether pgvector can be installed. */
 function serverHasPgvector(uri: string): boolean {
   const script = `const {Client}=require('pg');const c=new Client({connectionString:process.argv[1]});c.connect().then(()=>c.query("select 1 from pg_available_extensions where name='vector'")).then(r=>{console.log(r.rowCount);return c.end()}).catch(()=>{console.log(0);process.exit(0)})`;
-  const out = spawnSync(process.execPath, ['-e', script, uri], { encoding: 'utf8', timeout: 15000, cwd: __dirname });
+  const out = spawnSync(process.execPath, ['-e', script, uri], {
+    encoding: 'utf8',
+    timeout: 15000,
+    cwd: __dirname,
+  });
   return out.stdout.trim() === '1';
 }
 
 const baseUri = serverTestUri();
 const usable = baseUri !== undefined && serverHasPgvector(baseUri);
-if (baseUri && !usable) console.warn('The PostgreSQL server at TEST_DATABASE_URI has no pgvector: the two-replica server test is skipped');
+if (baseUri && !usable)
+  console.warn(
+    'The PostgreSQL server at TEST_DATABASE_URI has no pgvector: the two-replica server test is skipped',
+  );
 
 (usable ? describe : describe.skip)('two replicas on a PostgreSQL server', () => {
   let server: ServerTestDatabase;
@@ -36,11 +43,17 @@ if (baseUri && !usable) console.warn('The PostgreSQL server at TEST_DATABASE_URI
     const clock = new TestClock();
     const [a, b] = replicas.map((db) => buildApp(db, { clock }).app);
     for (let i = 0; i < 40; i++) {
-      await request(i % 2 ? a : b).post('/api/v1/memory/reminder').set('X-Tenant-Id', 'replicas').send({ text: `dose ${i}`, delaySeconds: 1 }).expect(200);
+      await request(i % 2 ? a : b)
+        .post('/api/v1/memory/reminder')
+        .set('X-Tenant-Id', 'replicas')
+        .send({ text: `dose ${i}`, delaySeconds: 1 })
+        .expect(200);
     }
     clock.advance(2);
     const logger = createLogger({ name: 'test', level: 'silent' });
-    const loops = replicas.flatMap((database) => [1, 2].map(() => new ReminderScheduler({ database, clock: clock.now, logger, batchSize: 3 })));
+    const loops = replicas.flatMap((database) =>
+      [1, 2].map(() => new ReminderScheduler({ database, clock: clock.now, logger, batchSize: 3 })),
+    );
     const fired = await Promise.all(loops.map((l) => l.tick()));
     expect(fired.reduce((x, y) => x + y, 0)).toBe(40);
     expect(fired.filter((n) => n > 0).length).toBeGreaterThan(1);

@@ -15,7 +15,13 @@ const MB = /^\d+(\.\d+)? MB$/;
 
 describe('system endpoints', () => {
   it('reports status with the spec fields', async () => {
-    const { app, clock } = buildApp(database, { env: { PORT: '7171', LOCAL_LLM_BASE_URL: 'http://127.0.0.1:11434', LOCAL_LLM_MODEL: 'nomic-embed-text' } });
+    const { app, clock } = buildApp(database, {
+      env: {
+        PORT: '7171',
+        LOCAL_LLM_BASE_URL: 'http://127.0.0.1:11434',
+        LOCAL_LLM_MODEL: 'nomic-embed-text',
+      },
+    });
     clock.advance(3725);
     const res = await request(app).get('/api/v1/system/status').expect(200);
     expect(res.body).toEqual({
@@ -49,10 +55,18 @@ describe('system endpoints', () => {
       version: process.version,
       vendor: `Node.js (V8 ${process.versions.v8})`,
       uptime: expect.stringMatching(ISO_DURATION),
-      heap: { used: expect.stringMatching(MB), max: expect.stringMatching(MB), total: expect.stringMatching(MB) },
+      heap: {
+        used: expect.stringMatching(MB),
+        max: expect.stringMatching(MB),
+        total: expect.stringMatching(MB),
+      },
       processors: expect.any(Number),
     });
-    expect(res.body.core).toEqual({ tools: 12, memoryEngine: 'PostgreSQL embedded (PGlite) + pgvector', llmModel: 'hashing:words-v1-64' });
+    expect(res.body.core).toEqual({
+      tools: 12,
+      memoryEngine: 'PostgreSQL embedded (PGlite) + pgvector',
+      llmModel: 'hashing:words-v1-64',
+    });
   });
 });
 
@@ -68,13 +82,21 @@ describe('API key and CORS', () => {
       expect(res.headers['content-type']).toContain('application/problem+json');
     }
     await request(app).get('/api/v1/system/status').expect(401);
-    await request(app).post('/api/v1/memory/recall').set('X-API-Key', KEY).send({ query: 'anything' }).expect(200);
+    await request(app)
+      .post('/api/v1/memory/recall')
+      .set('X-API-Key', KEY)
+      .send({ query: 'anything' })
+      .expect(200);
     await request(app).get('/api/v1/system/status').set('X-API-Key', KEY).expect(200);
   });
 
   it('leaves the health probe open by default and can protect it too', async () => {
-    await request(buildApp(database, { env: { API_KEY: KEY } }).app).get('/api/v1/system/health').expect(200);
-    await request(buildApp(database, { env: { API_KEY: KEY, API_KEY_EXEMPT_PATHS: ' ' } }).app).get('/api/v1/system/health').expect(401);
+    await request(buildApp(database, { env: { API_KEY: KEY } }).app)
+      .get('/api/v1/system/health')
+      .expect(200);
+    await request(buildApp(database, { env: { API_KEY: KEY, API_KEY_EXEMPT_PATHS: ' ' } }).app)
+      .get('/api/v1/system/health')
+      .expect(401);
   });
 
   it('needs no key when none is configured', async () => {
@@ -90,7 +112,10 @@ describe('API key and CORS', () => {
       .set('Access-Control-Request-Headers', 'content-type,x-api-key,x-tenant-id');
     expect(pre.status).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('https://agent.example');
-    const res = await request(app).get('/api/v1/system/status').set('Origin', 'https://other.example').set('X-API-Key', KEY);
+    const res = await request(app)
+      .get('/api/v1/system/status')
+      .set('Origin', 'https://other.example')
+      .set('X-API-Key', KEY);
     expect(res.headers['access-control-allow-origin']).toBe('https://other.example');
   });
 });

@@ -7,7 +7,12 @@ export const MIGRATIONS_FOLDER = path.join(__dirname, '..', '..', 'drizzle');
 export const RUNTIME_ROLE = 'care_memory_app';
 
 /** Opens and migrates the memory database (pgvector loaded on PGlite). */
-export function openMemoryDatabase(opts: { uri?: string; dataDir?: string; logger?: DatabaseLogger; poolSize?: number }): Promise<Database> {
+export function openMemoryDatabase(opts: {
+  uri?: string;
+  dataDir?: string;
+  logger?: DatabaseLogger;
+  poolSize?: number;
+}): Promise<Database> {
   return openDatabase({
     uri: opts.uri,
     dataDir: opts.dataDir,

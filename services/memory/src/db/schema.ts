@@ -2,13 +2,24 @@
 // tenant_id leading its primary key. Vector (HNSW) indexes are created per dimension at runtime, see
 // src/db/vector-index.ts; the full-text GIN index is here.
 import { sql } from 'drizzle-orm';
-import { customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /** pgvector `vector` without a fixed size: one column serves any provider; `dim` says which space a row is in. */
 export const vector = customType<{ data: number[]; driverData: string }>({
   dataType: () => 'vector',
   toDriver: (value) => JSON.stringify(value),
-  fromDriver: (value) => (typeof value === 'string' ? (JSON.parse(value) as number[]) : (value as unknown as number[])),
+  fromDriver: (value) =>
+    typeof value === 'string' ? (JSON.parse(value) as number[]) : (value as unknown as number[]),
 });
 
 /** PostgreSQL full-text vector, generated from the text. */
@@ -36,7 +47,10 @@ export const memories = pgTable(
     type: text('type').notNull(),
     source: text('source').notNull(),
     text: text('text').notNull(),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     dim: integer('dim').notNull(),
     embedding: vector('embedding').notNull(),
     tsv: tsvector('tsv').generatedAlwaysAs(sql`to_tsvector('english', "text")`),
@@ -99,7 +113,10 @@ export const reminders = pgTable(
     tenantId: text('tenant_id').notNull(),
     id: text('id').notNull(),
     text: text('text').notNull(),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     dim: integer('dim').notNull(),
     embedding: vector('embedding').notNull(),
     state: text('state').notNull().default('PENDING'),
@@ -112,6 +129,8 @@ export const reminders = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('reminders_tenant_state_due_idx').on(t.tenantId, t.state, t.dueAt),
     // The firing loop looks across tenants for the next due rows: this one cannot lead with tenant_id.
-    index('reminders_pending_due_idx').on(t.dueAt).where(sql`state = 'PENDING'`),
+    index('reminders_pending_due_idx')
+      .on(t.dueAt)
+      .where(sql`state = 'PENDING'`),
   ],
 );

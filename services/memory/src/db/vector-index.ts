@@ -3,7 +3,8 @@ import type { Db } from '@care/db';
 
 /** SQL text of `vector(dim)` for an integer dimension (typmods cannot be bind parameters, so it is checked here). */
 export function vectorType(dim: number): string {
-  if (!Number.isInteger(dim) || dim < 1 || dim > 16000) throw new RangeError(`invalid vector dimension ${dim}`);
+  if (!Number.isInteger(dim) || dim < 1 || dim > 16000)
+    throw new RangeError(`invalid vector dimension ${dim}`);
   return `vector(${dim})`;
 }
 
@@ -29,7 +30,8 @@ export class VectorIndexes {
         await this.db.execute(sql.raw(statement));
       } catch (err) {
         // A concurrent creator can win between IF NOT EXISTS and the insert into pg_class.
-        if (!/already exists|duplicate key/i.test(err instanceof Error ? err.message : String(err))) throw err;
+        if (!/already exists|duplicate key/i.test(err instanceof Error ? err.message : String(err)))
+          throw err;
       }
     }
     this.ready.add(dim);

@@ -33,11 +33,18 @@ export function normalize(vector: number[]): number[] {
 /** Checks a provider's answer: one finite vector per text, all of the expected size. */
 export function checkVectors(vectors: unknown, count: number, dimension: number | undefined): number[][] {
   if (!Array.isArray(vectors) || vectors.length !== count) {
-    throw new EmbeddingUnavailableError(`expected ${count} vectors, got ${Array.isArray(vectors) ? vectors.length : 'none'}`);
+    throw new EmbeddingUnavailableError(
+      `expected ${count} vectors, got ${Array.isArray(vectors) ? vectors.length : 'none'}`,
+    );
   }
   const size = dimension ?? (Array.isArray(vectors[0]) ? vectors[0].length : 0);
   for (const v of vectors) {
-    if (!Array.isArray(v) || v.length !== size || size === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    if (
+      !Array.isArray(v) ||
+      v.length !== size ||
+      size === 0 ||
+      !v.every((x) => typeof x === 'number' && Number.isFinite(x))
+    ) {
       throw new EmbeddingUnavailableError(`the answer is not ${count} numeric vectors of size ${size}`);
     }
   }

@@ -5,7 +5,12 @@ import { EmbeddingUnavailableError } from './embedding-provider';
  * connection, timeout, non-2xx status, non-JSON body) becomes an {@link EmbeddingUnavailableError}, so
  * callers answer 503. The detail names the status but never echoes the provider's body or our key.
  */
-export async function postJson(url: string, body: unknown, headers: Record<string, string>, timeoutMs: number): Promise<unknown> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -16,7 +21,10 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
     });
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-    throw new EmbeddingUnavailableError(timedOut ? `no answer within ${timeoutMs} ms` : 'the provider cannot be reached', err);
+    throw new EmbeddingUnavailableError(
+      timedOut ? `no answer within ${timeoutMs} ms` : 'the provider cannot be reached',
+      err,
+    );
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);

@@ -1,4 +1,9 @@
-import { checkVectors, EmbeddingUnavailableError, normalize, type EmbeddingProvider } from './embedding-provider';
+import {
+  checkVectors,
+  EmbeddingUnavailableError,
+  normalize,
+  type EmbeddingProvider,
+} from './embedding-provider';
 import { joinUrl, postJson } from './http-json';
 
 /** Settings of {@link OllamaEmbeddingProvider}. */
@@ -37,7 +42,8 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
       this.options.timeoutMs,
     );
     const embeddings = (answer as { embeddings?: unknown } | null)?.embeddings;
-    if (embeddings === undefined) throw new EmbeddingUnavailableError('the answer has no "embeddings" member');
+    if (embeddings === undefined)
+      throw new EmbeddingUnavailableError('the answer has no "embeddings" member');
     const vectors = checkVectors(embeddings, texts.length, this.size);
     this.size ??= vectors[0].length;
     return vectors.map(normalize);

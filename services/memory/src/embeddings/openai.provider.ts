@@ -1,4 +1,9 @@
-import { checkVectors, EmbeddingUnavailableError, normalize, type EmbeddingProvider } from './embedding-provider';
+import {
+  checkVectors,
+  EmbeddingUnavailableError,
+  normalize,
+  type EmbeddingProvider,
+} from './embedding-provider';
 import { joinUrl, postJson } from './http-json';
 
 /** Settings of {@link OpenAiEmbeddingProvider}. */
@@ -35,7 +40,11 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
 
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    const body: Record<string, unknown> = { model: this.options.model, input: texts, encoding_format: 'float' };
+    const body: Record<string, unknown> = {
+      model: this.options.model,
+      input: texts,
+      encoding_format: 'float',
+    };
     if (this.options.dimensions) body.dimensions = this.options.dimensions;
     const answer = await postJson(
       joinUrl(this.options.baseUrl, '/embeddings'),

@@ -17,6 +17,12 @@ export function apiKeyMiddleware(apiKey: string | undefined, exemptPaths: string
     if ((req.method === 'GET' || req.method === 'HEAD') && exempt.has(req.path)) return next();
     const given = req.headers['x-api-key'];
     if (typeof given === 'string' && timingSafeEqual(digest(given), expected)) return next();
-    next(new UnauthorizedError('A valid X-API-Key header is required', 'INVALID_API_KEY', 'ApiKey header="X-API-Key"'));
+    next(
+      new UnauthorizedError(
+        'A valid X-API-Key header is required',
+        'INVALID_API_KEY',
+        'ApiKey header="X-API-Key"',
+      ),
+    );
   };
 }

@@ -5,6 +5,12 @@ import { AppError } from '@care/service-kit';
 export function memoryModeGuard(mode: string): RequestHandler {
   return (_req, _res, next) => {
     if (mode !== 'RAG') return next();
-    next(new AppError('MODE_DISABLED', 'Memory operations are disabled: OPERATING_MODE is RAG (documents only)', 404));
+    next(
+      new AppError(
+        'MODE_DISABLED',
+        'Memory operations are disabled: OPERATING_MODE is RAG (documents only)',
+        404,
+      ),
+    );
   };
 }

@@ -17,7 +17,12 @@ export const tenantMiddleware: RequestHandler = (req, res, next) => {
     return next(
       new ValidationError(
         'X-Tenant-Id is not a valid partition name',
-        [{ pointer: '/headers/x-tenant-id', detail: 'letters, digits, _ . : - (1 to 100, starting with a letter or digit)' }],
+        [
+          {
+            pointer: '/headers/x-tenant-id',
+            detail: 'letters, digits, _ . : - (1 to 100, starting with a letter or digit)',
+          },
+        ],
         'INVALID_TENANT',
       ),
     );

@@ -24,7 +24,23 @@ describe('confidenceOf', () => {
   });
 
   it('says HIGH for plenty of strong, fresh, established knowledge and LOW for one weak old memory', () => {
-    expect(confidenceOf({ related: 8, established: 2, averageStrength: 0.7, newestAgeDays: 3, bestSimilarity: 0.8 }).label).toBe('HIGH');
-    expect(confidenceOf({ related: 1, established: 0, averageStrength: 0.1, newestAgeDays: 900, bestSimilarity: 0.4 }).label).toBe('LOW');
+    expect(
+      confidenceOf({
+        related: 8,
+        established: 2,
+        averageStrength: 0.7,
+        newestAgeDays: 3,
+        bestSimilarity: 0.8,
+      }).label,
+    ).toBe('HIGH');
+    expect(
+      confidenceOf({
+        related: 1,
+        established: 0,
+        averageStrength: 0.1,
+        newestAgeDays: 900,
+        bestSimilarity: 0.4,
+      }).label,
+    ).toBe('LOW');
   });
 });

@@ -23,7 +23,13 @@ export interface KnowledgeFacts {
 export function confidenceOf(f: KnowledgeFacts): { label: Confidence; reason: string } {
   if (f.related === 0) return { label: 'NONE', reason: 'no memory or document relates to the topic' };
   const facts = `${f.related} related (${f.established} established), average strength ${f.averageStrength.toFixed(2)}, best similarity ${f.bestSimilarity.toFixed(2)}, newest ${Math.round(f.newestAgeDays)} days old`;
-  if (f.related >= 5 && f.established >= 1 && f.averageStrength >= 0.5 && f.bestSimilarity >= 0.6 && f.newestAgeDays <= 90) {
+  if (
+    f.related >= 5 &&
+    f.established >= 1 &&
+    f.averageStrength >= 0.5 &&
+    f.bestSimilarity >= 0.6 &&
+    f.newestAgeDays <= 90
+  ) {
     return { label: 'HIGH', reason: facts };
   }
   if (f.related >= 2 && f.averageStrength >= 0.3) return { label: 'MEDIUM', reason: facts };

@@ -27,7 +27,15 @@ export class IntrospectService {
       const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
       if (!partition) return [];
       const terms = await this.ctx.termStats.weigh(tx, tenantId, await queryLexemes(tx, topic));
-      return findCandidates(tx, { tenantId, dim: partition.dimension, queryVector, terms, tiers, pool: INTROSPECT_POOL, now });
+      return findCandidates(tx, {
+        tenantId,
+        dim: partition.dimension,
+        queryVector,
+        terms,
+        tiers,
+        pool: INTROSPECT_POOL,
+        now,
+      });
     });
     const related = candidates
       .filter((c) => c.textRank !== undefined || (c.vectorSimilarity ?? -1) >= RELATED_SIMILARITY)
@@ -56,7 +64,9 @@ export class IntrospectService {
       byType,
       freshness: {
         newest: related.length ? new Date(now.getTime() - ages[0] * DAY_MS).toISOString() : null,
-        oldest: related.length ? new Date(now.getTime() - ages[ages.length - 1] * DAY_MS).toISOString() : null,
+        oldest: related.length
+          ? new Date(now.getTime() - ages[ages.length - 1] * DAY_MS).toISOString()
+          : null,
         medianAgeDays: ages.length ? ages[Math.floor(ages.length / 2)] : null,
       },
       strength: {
@@ -66,7 +76,13 @@ export class IntrospectService {
       },
       unresolved: {
         count: unresolved.length,
-        items: unresolved.slice(0, 5).map((c) => ({ id: c.id, text: c.text, tier: c.tier, type: c.type, createdAt: c.createdAt.toISOString() })),
+        items: unresolved.slice(0, 5).map((c) => ({
+          id: c.id,
+          text: c.text,
+          tier: c.tier,
+          type: c.type,
+          createdAt: c.createdAt.toISOString(),
+        })),
       },
       confidence: confidence.label,
       confidenceReason: confidence.reason,

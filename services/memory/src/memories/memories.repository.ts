@@ -50,7 +50,10 @@ function selectMemories(tx: Tx, where: SQL | undefined) {
   return tx
     .select(memoryColumns)
     .from(memories)
-    .leftJoin(memoryAccess, and(eq(memoryAccess.tenantId, memories.tenantId), eq(memoryAccess.memoryId, memories.id)))
+    .leftJoin(
+      memoryAccess,
+      and(eq(memoryAccess.tenantId, memories.tenantId), eq(memoryAccess.memoryId, memories.id)),
+    )
     .where(where);
 }
 
@@ -92,8 +95,18 @@ export async function upsertDocument(tx: Tx, m: NewMemory): Promise<'created' | 
     .values({ ...m, dim: m.embedding.length, strength: m.strength ?? 0.5, updatedAt: m.createdAt })
     .onConflictDoUpdate({
       target: [memories.tenantId, memories.id],
-      set: { text: m.text, tags: m.tags, embedding: m.embedding, dim: m.embedding.length, updatedAt: m.createdAt },
-      setWhere: and(eq(memories.tier, 'documents'), isNull(memories.forgottenAt), isNull(memories.mergedInto)),
+      set: {
+        text: m.text,
+        tags: m.tags,
+        embedding: m.embedding,
+        dim: m.embedding.length,
+        updatedAt: m.createdAt,
+      },
+      setWhere: and(
+        eq(memories.tier, 'documents'),
+        isNull(memories.forgottenAt),
+        isNull(memories.mergedInto),
+      ),
     })
     // xmax is 0 on a freshly inserted row version and set on one the conflict branch updated.
     .returning({ inserted: sql<boolean>`(xmax = 0)` });
@@ -119,7 +132,10 @@ export type MemoryPatch = Partial<{
 
 /** Applies a patch to one memory. */
 export async function updateMemory(tx: Tx, tenantId: string, id: string, patch: MemoryPatch): Promise<void> {
-  await tx.update(memories).set(patch).where(and(eq(memories.tenantId, tenantId), eq(memories.id, id)));
+  await tx
+    .update(memories)
+    .set(patch)
+    .where(and(eq(memories.tenantId, tenantId), eq(memories.id, id)));
 }
 
 /** Live working-tier memories (the scratchpad), newest first. */
@@ -160,7 +176,9 @@ export async function listLinks(tx: Tx, tenantId: string, id: string): Promise<L
     .where(and(eq(memoryLinks.tenantId, tenantId), or(eq(memoryLinks.fromId, id), eq(memoryLinks.toId, id))))
     .orderBy(memoryLinks.createdAt, memoryLinks.relation, memoryLinks.toId);
   return rows.map((r) =>
-    r.fromId === id ? { relation: r.relation, direction: 'outgoing' as const, id: r.toId } : { relation: r.relation, direction: 'incoming' as const, id: r.fromId },
+    r.fromId === id
+      ? { relation: r.relation, direction: 'outgoing' as const, id: r.toId }
+      : { relation: r.relation, direction: 'incoming' as const, id: r.fromId },
   );
 }
 

@@ -4,9 +4,21 @@ import type { DocumentIngest, RememberRequest, ReinforceRequest, ScratchpadReque
 import { reinforcedStrength } from '../recall/fusion';
 import { writableSpace } from '../partitions/partition-space';
 import type { MemoryContext } from './memory-context';
-import { MemoryExistsError, MemoryNotFoundError, MemoryStateError, VectorDimensionError } from './memory.errors';
+import {
+  MemoryExistsError,
+  MemoryNotFoundError,
+  MemoryStateError,
+  VectorDimensionError,
+} from './memory.errors';
 import { memoryState, memoryView, tierOfType, type MemoryRow } from './memory.model';
-import { findMemory, insertMemory, listLinks, listScratchpad, updateMemory, upsertDocument } from './memories.repository';
+import {
+  findMemory,
+  insertMemory,
+  listLinks,
+  listScratchpad,
+  updateMemory,
+  upsertDocument,
+} from './memories.repository';
 
 type View = Record<string, unknown>;
 
@@ -19,13 +31,27 @@ export class MemoriesService {
     const tier = tierOfType(body.type);
     const ttl = tier === 'working' ? this.ctx.config.SCRATCHPAD_TTL_SECONDS : undefined;
     const occurredAt = body.occurredAt ? new Date(body.occurredAt) : undefined;
-    return this.create(tenantId, { id: body.id, text: body.text, type: body.type, source: body.source, tags: body.tags ?? [], ttl, occurredAt });
+    return this.create(tenantId, {
+      id: body.id,
+      text: body.text,
+      type: body.type,
+      source: body.source,
+      tags: body.tags ?? [],
+      ttl,
+      occurredAt,
+    });
   }
 
   /** Quick write to working memory: a working-tier memory that expires after its TTL. */
   async scratchpad(tenantId: string, body: ScratchpadRequest): Promise<View> {
     const ttl = body.ttlSeconds ?? this.ctx.config.SCRATCHPAD_TTL_SECONDS;
-    return this.create(tenantId, { text: body.text, type: 'WORKING', source: 'AGENT_INFERRED', tags: ['scratchpad'], ttl });
+    return this.create(tenantId, {
+      text: body.text,
+      type: 'WORKING',
+      source: 'AGENT_INFERRED',
+      tags: ['scratchpad'],
+      ttl,
+    });
   }
 
   /** Live scratchpad entries, newest first. */
@@ -42,7 +68,8 @@ export class MemoriesService {
     const now = this.ctx.clock();
     return this.ctx.database.withTenant(tenantId, async (tx) => {
       const space = await writableSpace(tx, tenantId, this.ctx.embeddings, dimension, now);
-      if (body.vector.length !== space.dimension) throw new VectorDimensionError(body.vector.length, space.dimension);
+      if (body.vector.length !== space.dimension)
+        throw new VectorDimensionError(body.vector.length, space.dimension);
       const outcome = await upsertDocument(tx, {
         tenantId,
         id: body.id,
@@ -54,7 +81,8 @@ export class MemoriesService {
         embedding: body.vector,
         createdAt: now,
       });
-      if (outcome === 'blocked') await this.refuseTakenId(tx, tenantId, body.id, 'a memory that is not a document');
+      if (outcome === 'blocked')
+        await this.refuseTakenId(tx, tenantId, body.id, 'a memory that is not a document');
       const row = (await findMemory(tx, tenantId, body.id))!;
       return { ...memoryView(row, now), created: outcome === 'created' };
     });
@@ -77,7 +105,9 @@ export class MemoriesService {
 
   /** Suppresses (or re-includes) a memory in recall. */
   async suppress(tenantId: string, id: string, suppressed: boolean): Promise<View> {
-    return this.change(tenantId, id, (m, now) => ({ suppressedAt: suppressed ? (m.suppressedAt ?? now) : null }));
+    return this.change(tenantId, id, (m, now) => ({
+      suppressedAt: suppressed ? (m.suppressedAt ?? now) : null,
+    }));
   }
 
   /** Marks a memory resolved (idempotent: the first time is kept). */
@@ -118,7 +148,15 @@ export class MemoriesService {
 
   private async create(
     tenantId: string,
-    m: { id?: string; text: string; type: string; source: string; tags: string[]; ttl?: number; occurredAt?: Date },
+    m: {
+      id?: string;
+      text: string;
+      type: string;
+      source: string;
+      tags: string[];
+      ttl?: number;
+      occurredAt?: Date;
+    },
   ): Promise<View> {
     const dimension = await this.ctx.embeddings.dimension();
     const [embedding] = await this.ctx.embeddings.embed([m.text]);
@@ -131,7 +169,18 @@ export class MemoriesService {
       const tier = tierOfType(m.type);
       // createdAt is when the memory happened (recency and decay read it); an import may date it in the past.
       const createdAt = m.occurredAt ?? now;
-      const inserted = await insertMemory(tx, { tenantId, id, tier, type: m.type, source: m.source, text: m.text, tags: m.tags, embedding, createdAt, expiresAt });
+      const inserted = await insertMemory(tx, {
+        tenantId,
+        id,
+        tier,
+        type: m.type,
+        source: m.source,
+        text: m.text,
+        tags: m.tags,
+        embedding,
+        createdAt,
+        expiresAt,
+      });
       if (!inserted) await this.refuseTakenId(tx, tenantId, id, 'another memory');
       return memoryView((await findMemory(tx, tenantId, id))!, now);
     });
@@ -140,7 +189,8 @@ export class MemoriesService {
   private async refuseTakenId(tx: Tx, tenantId: string, id: string, what: string): Promise<never> {
     const existing = await findMemory(tx, tenantId, id);
     const state = existing ? memoryState(existing, this.ctx.clock()) : 'ACTIVE';
-    if (existing && state !== 'ACTIVE' && state !== 'SUPPRESSED') throw new MemoryStateError(id, state, existing.mergedInto);
+    if (existing && state !== 'ACTIVE' && state !== 'SUPPRESSED')
+      throw new MemoryStateError(id, state, existing.mergedInto);
     throw new MemoryExistsError(id, what);
   }
 }

@@ -32,7 +32,10 @@ export interface MemoryRow {
 export type MemoryState = 'FORGOTTEN' | 'MERGED' | 'EXPIRED' | 'SUPPRESSED' | 'ACTIVE';
 
 /** The state of a memory at `now`. Only ACTIVE memories can be recalled. */
-export function memoryState(m: Pick<MemoryRow, 'forgottenAt' | 'mergedInto' | 'expiresAt' | 'suppressedAt'>, now: Date): MemoryState {
+export function memoryState(
+  m: Pick<MemoryRow, 'forgottenAt' | 'mergedInto' | 'expiresAt' | 'suppressedAt'>,
+  now: Date,
+): MemoryState {
   if (m.forgottenAt) return 'FORGOTTEN';
   if (m.mergedInto) return 'MERGED';
   if (m.expiresAt && m.expiresAt.getTime() <= now.getTime()) return 'EXPIRED';

@@ -33,7 +33,9 @@ export interface MemoryRouteServices {
   status: PartitionStatusService;
 }
 
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+$' }) });
+const IdParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+$' }),
+});
 // Operations whose spec body is "none" accept an absent or empty JSON object, nothing else.
 const NoBody = Type.Object({}, { additionalProperties: false });
 const optionalEmpty = (schema = NoBody) => {

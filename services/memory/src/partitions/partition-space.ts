@@ -7,14 +7,25 @@ import { EmbeddingSpaceMismatchError } from './partition.errors';
  * The vector space writes go to: the partition's recorded one, created from the provider on first write.
  * `dimension` must come from `provider.dimension()` (asked before the transaction: it may call the provider).
  */
-export async function writableSpace(tx: Tx, tenantId: string, provider: EmbeddingProvider, dimension: number, now: Date): Promise<PartitionRow> {
+export async function writableSpace(
+  tx: Tx,
+  tenantId: string,
+  provider: EmbeddingProvider,
+  dimension: number,
+  now: Date,
+): Promise<PartitionRow> {
   const partition = await createPartitionIfMissing(tx, tenantId, provider.model, dimension, now);
   assertSameSpace(partition, provider, dimension);
   return partition;
 }
 
 /** The partition if it exists and matches the provider; undefined when nothing was ever written. */
-export async function readableSpace(tx: Tx, tenantId: string, provider: EmbeddingProvider, dimension: number): Promise<PartitionRow | undefined> {
+export async function readableSpace(
+  tx: Tx,
+  tenantId: string,
+  provider: EmbeddingProvider,
+  dimension: number,
+): Promise<PartitionRow | undefined> {
   const partition = await findPartition(tx, tenantId);
   if (partition) assertSameSpace(partition, provider, dimension);
   return partition;

@@ -39,6 +39,8 @@ export async function countByTier(tx: Tx, tenantId: string, now: Date): Promise<
 
 /** The tenant's reminders per state. */
 export async function countReminders(tx: Tx, tenantId: string): Promise<Record<string, number>> {
-  const r = await tx.execute<{ state: string; n: string | number }>(sql`select state, count(*) as n from reminders where tenant_id = ${tenantId} group by state`);
+  const r = await tx.execute<{ state: string; n: string | number }>(
+    sql`select state, count(*) as n from reminders where tenant_id = ${tenantId} group by state`,
+  );
   return Object.fromEntries(r.rows.map((x) => [x.state, Number(x.n)]));
 }

@@ -8,9 +8,14 @@ import { findPartition } from './partitions.repository';
 /** Where the data lives and whether it survives a restart. */
 export function persistenceOf(ctx: Pick<MemoryContext, 'config' | 'database'>): Record<string, unknown> {
   const uri = ctx.config.DATABASE_URI;
-  if (ctx.database.kind === 'postgres') return { engine: 'postgres', durable: true, location: redactUri(uri ?? '') };
+  if (ctx.database.kind === 'postgres')
+    return { engine: 'postgres', durable: true, location: redactUri(uri ?? '') };
   const ephemeral = uri?.startsWith('pglite://memory') ?? false;
-  return { engine: 'pglite', durable: !ephemeral, location: ephemeral ? 'memory' : path.resolve(ctx.config.DATA_DIR) };
+  return {
+    engine: 'pglite',
+    durable: !ephemeral,
+    location: ephemeral ? 'memory' : path.resolve(ctx.config.DATA_DIR),
+  };
 }
 
 /** GET /api/v1/memory/status: tier counts, partition information, persistence status. */
@@ -28,7 +33,16 @@ export class PartitionStatusService {
     const tiers = Object.fromEntries(
       TIERS.map((t) => {
         const c = counts.find((x) => x.tier === t);
-        const { tier: _tier, ...rest } = c ?? { tier: t, total: 0, active: 0, suppressed: 0, forgotten: 0, merged: 0, expired: 0, resolved: 0 };
+        const { tier: _tier, ...rest } = c ?? {
+          tier: t,
+          total: 0,
+          active: 0,
+          suppressed: 0,
+          forgotten: 0,
+          merged: 0,
+          expired: 0,
+          resolved: 0,
+        };
         return [t, rest];
       }),
     );

@@ -19,14 +19,26 @@ export async function findPartition(tx: Tx, tenantId: string): Promise<Partition
 }
 
 /** Records the partition's space unless it already exists; returns the row that holds. */
-export async function createPartitionIfMissing(tx: Tx, tenantId: string, model: string, dimension: number, now: Date): Promise<PartitionRow> {
-  await tx.insert(partitions).values({ tenantId, embeddingModel: model, dimension, createdAt: now }).onConflictDoNothing();
+export async function createPartitionIfMissing(
+  tx: Tx,
+  tenantId: string,
+  model: string,
+  dimension: number,
+  now: Date,
+): Promise<PartitionRow> {
+  await tx
+    .insert(partitions)
+    .values({ tenantId, embeddingModel: model, dimension, createdAt: now })
+    .onConflictDoNothing();
   return (await findPartition(tx, tenantId))!;
 }
 
 /** Stores the last consolidation report. */
 export async function saveReflectReport(tx: Tx, tenantId: string, at: Date, report: unknown): Promise<void> {
-  await tx.update(partitions).set({ lastReflectAt: at, lastReflectReport: report }).where(eq(partitions.tenantId, tenantId));
+  await tx
+    .update(partitions)
+    .set({ lastReflectAt: at, lastReflectReport: report })
+    .where(eq(partitions.tenantId, tenantId));
 }
 
 /** Every partition id (system path: the periodic consolidation walks them all). */

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { DEFAULT_FUSION, fuse, reinforcedStrength, scoreCandidate, TIERS, type CandidateEvidence } from './fusion';
+import {
+  DEFAULT_FUSION,
+  fuse,
+  reinforcedStrength,
+  scoreCandidate,
+  TIERS,
+  type CandidateEvidence,
+} from './fusion';
 
 const NOW = new Date('2030-01-01T00:00:00Z');
 const DAY = 86_400_000;
@@ -27,14 +34,29 @@ describe('fused scoring', () => {
   });
 
   it('gives the top relevance to an identical memory that has every query term', () => {
-    const s = scoreCandidate({ id: 'a', tier: 'episodic', createdAt: NOW, strength: 0.5, vectorRank: 1, vectorSimilarity: 1, textRank: 1, textScore: 1 }, NOW);
+    const s = scoreCandidate(
+      {
+        id: 'a',
+        tier: 'episodic',
+        createdAt: NOW,
+        strength: 0.5,
+        vectorRank: 1,
+        vectorSimilarity: 1,
+        textRank: 1,
+        textScore: 1,
+      },
+      NOW,
+    );
     expect(s.relevance).toBeCloseTo(1, 12);
   });
 
   it('raises the score with similarity, all else equal', () => {
     fc.assert(
       fc.property(candidate, fc.double({ min: 0, max: 0.99, noNaN: true }), (c, sim) => {
-        return scoreCandidate({ ...c, vectorSimilarity: sim + 0.01 }, NOW).score > scoreCandidate({ ...c, vectorSimilarity: sim }, NOW).score;
+        return (
+          scoreCandidate({ ...c, vectorSimilarity: sim + 0.01 }, NOW).score >
+          scoreCandidate({ ...c, vectorSimilarity: sim }, NOW).score
+        );
       }),
     );
   });
@@ -42,7 +64,10 @@ describe('fused scoring', () => {
   it('raises the score with the lexical score, all else equal', () => {
     fc.assert(
       fc.property(candidate, fc.double({ min: 0, max: 0.99, noNaN: true }), (c, lex) => {
-        return scoreCandidate({ ...c, textScore: lex + 0.01 }, NOW).score > scoreCandidate({ ...c, textScore: lex }, NOW).score;
+        return (
+          scoreCandidate({ ...c, textScore: lex + 0.01 }, NOW).score >
+          scoreCandidate({ ...c, textScore: lex }, NOW).score
+        );
       }),
     );
   });
@@ -58,8 +83,25 @@ describe('fused scoring', () => {
   });
 
   it('lets a relevant ten-year-old memory outrank a fresh one that only one search found', () => {
-    const old = { id: 'old', tier: 'episodic' as const, createdAt: new Date(NOW.getTime() - 3650 * DAY), strength: 0.5, vectorRank: 1, vectorSimilarity: 0.8, textRank: 1, textScore: 1 };
-    const fresh = { id: 'fresh', tier: 'episodic' as const, createdAt: NOW, strength: 0.5, vectorRank: 2, vectorSimilarity: 0.6, textScore: 0 };
+    const old = {
+      id: 'old',
+      tier: 'episodic' as const,
+      createdAt: new Date(NOW.getTime() - 3650 * DAY),
+      strength: 0.5,
+      vectorRank: 1,
+      vectorSimilarity: 0.8,
+      textRank: 1,
+      textScore: 1,
+    };
+    const fresh = {
+      id: 'fresh',
+      tier: 'episodic' as const,
+      createdAt: NOW,
+      strength: 0.5,
+      vectorRank: 2,
+      vectorSimilarity: 0.6,
+      textScore: 0,
+    };
     expect(fuse([fresh, old], NOW, 2).map((c) => c.id)).toEqual(['old', 'fresh']);
   });
 
@@ -67,7 +109,10 @@ describe('fused scoring', () => {
     fc.assert(
       fc.property(candidate, fc.double({ min: 0, max: 0.99, noNaN: true }), (c, s) => {
         const c2 = { ...c, vectorSimilarity: Math.max(0.1, c.vectorSimilarity) };
-        return scoreCandidate({ ...c2, strength: s + 0.01 }, NOW).score > scoreCandidate({ ...c2, strength: s }, NOW).score;
+        return (
+          scoreCandidate({ ...c2, strength: s + 0.01 }, NOW).score >
+          scoreCandidate({ ...c2, strength: s }, NOW).score
+        );
       }),
     );
   });
@@ -80,7 +125,11 @@ describe('fuse', () => {
         const out = fuse(cs, NOW, k);
         const found = cs.filter((c) => c.vectorRank !== undefined || c.textRank !== undefined).length;
         const sorted = out.every((r, i) => i === 0 || out[i - 1].signals.score >= r.signals.score);
-        return out.length === Math.min(k, found) && sorted && out.every((r) => r.vectorRank !== undefined || r.textRank !== undefined);
+        return (
+          out.length === Math.min(k, found) &&
+          sorted &&
+          out.every((r) => r.vectorRank !== undefined || r.textRank !== undefined)
+        );
       }),
     );
   });
@@ -88,10 +137,13 @@ describe('fuse', () => {
   it('orders the same candidates the same way whatever order they arrive in', () => {
     const unique = fc.uniqueArray(candidate, { selector: (c) => c.id, maxLength: 30 });
     fc.assert(
-      fc.property(unique.chain((cs) => fc.tuple(fc.constant(cs), fc.shuffledSubarray(cs, { minLength: cs.length }))), ([a, b]) => {
-        const ids = (cs: CandidateEvidence[]) => fuse(cs, NOW, 100).map((c) => c.id);
-        expect(ids(b)).toEqual(ids(a));
-      }),
+      fc.property(
+        unique.chain((cs) => fc.tuple(fc.constant(cs), fc.shuffledSubarray(cs, { minLength: cs.length }))),
+        ([a, b]) => {
+          const ids = (cs: CandidateEvidence[]) => fuse(cs, NOW, 100).map((c) => c.id);
+          expect(ids(b)).toEqual(ids(a));
+        },
+      ),
     );
   });
 });
@@ -99,12 +151,22 @@ describe('fuse', () => {
 describe('reinforcedStrength', () => {
   it('moves strength up on a positive outcome and down on a negative one, staying within [0, 1]', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 10, noNaN: true }), (s, w) => {
-        const up = reinforcedStrength(s, 'POSITIVE', w);
-        const down = reinforcedStrength(s, 'NEGATIVE', w);
-        return up >= s && down <= s && up <= 1 && down >= 0 && // Strictly, except where floating point cannot hold a smaller step (next to the bounds).
-          (s > 1 - 1e-9 || up > s) && (s < 1e-300 || down < s);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 10, noNaN: true }),
+        (s, w) => {
+          const up = reinforcedStrength(s, 'POSITIVE', w);
+          const down = reinforcedStrength(s, 'NEGATIVE', w);
+          return (
+            up >= s &&
+            down <= s &&
+            up <= 1 &&
+            down >= 0 && // Strictly, except where floating point cannot hold a smaller step (next to the bounds).
+            (s > 1 - 1e-9 || up > s) &&
+            (s < 1e-300 || down < s)
+          );
+        },
+      ),
     );
   });
 });

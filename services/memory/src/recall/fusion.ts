@@ -98,12 +98,21 @@ export type Scored<T extends CandidateEvidence> = T & { signals: Signals };
  * Scores every candidate and returns the best `topK`, highest score first. Ties go to the newer memory, then
  * to the smaller id, so the order is total and stable across runs.
  */
-export function fuse<T extends CandidateEvidence>(candidates: T[], now: Date, topK: number, s: FusionSettings = DEFAULT_FUSION): Scored<T>[] {
+export function fuse<T extends CandidateEvidence>(
+  candidates: T[],
+  now: Date,
+  topK: number,
+  s: FusionSettings = DEFAULT_FUSION,
+): Scored<T>[] {
   return rankAll(candidates, now, s).slice(0, Math.max(0, topK));
 }
 
 /** Like {@link fuse} without the cut: every candidate in fused order. */
-export function rankAll<T extends CandidateEvidence>(candidates: T[], now: Date, s: FusionSettings = DEFAULT_FUSION): Scored<T>[] {
+export function rankAll<T extends CandidateEvidence>(
+  candidates: T[],
+  now: Date,
+  s: FusionSettings = DEFAULT_FUSION,
+): Scored<T>[] {
   return candidates
     .filter((c) => c.vectorRank !== undefined || c.textRank !== undefined)
     .map((c) => ({ ...c, signals: scoreCandidate(c, now, s) }))

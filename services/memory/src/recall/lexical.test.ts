@@ -12,10 +12,16 @@ describe('lexical scoring', () => {
   });
 
   it('keeps coverage within [0, 1], 1 when every term matched', () => {
-    fc.assert(fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 100, noNaN: true }), (m, t) => {
-      const c = coverage(Math.min(m, t), t);
-      return c >= 0 && c <= 1 && (t === 0 || coverage(t, t) === 1);
-    }));
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (m, t) => {
+          const c = coverage(Math.min(m, t), t);
+          return c >= 0 && c <= 1 && (t === 0 || coverage(t, t) === 1);
+        },
+      ),
+    );
   });
 
   it('quotes each lexeme in the OR query', () => {

@@ -21,9 +21,14 @@ export function coverage(matchedIdf: number, totalIdf: number): number {
 
 /** The query's distinct lexemes as PostgreSQL's English configuration stems them (stop words dropped). */
 export async function queryLexemes(tx: Tx, text: string): Promise<string[]> {
-  const r = await tx.execute<{ l: string }>(sql`select unnest(tsvector_to_array(to_tsvector('english', ${text}))) as l`);
+  const r = await tx.execute<{ l: string }>(
+    sql`select unnest(tsvector_to_array(to_tsvector('english', ${text}))) as l`,
+  );
   // Quotes and backslashes would need tsquery escaping; such lexemes are rare enough to leave out.
-  return r.rows.map((x) => x.l).filter((l) => !/['\\]/.test(l)).slice(0, 32);
+  return r.rows
+    .map((x) => x.l)
+    .filter((l) => !/['\\]/.test(l))
+    .slice(0, 32);
 }
 
 /** The OR tsquery text of some lexemes, each quoted so it is matched as is (no second stemming). */
@@ -40,14 +45,19 @@ const DF_CAP = 10_000;
  * whatever the exact number) and a little stale at worst, which moves IDF only slightly (it is a logarithm).
  */
 export class TermStats {
-  private readonly partitions = new Map<string, { n: number; nAt: number; df: Map<string, { df: number; at: number }> }>();
+  private readonly partitions = new Map<
+    string,
+    { n: number; nAt: number; df: Map<string, { df: number; at: number }> }
+  >();
 
   /** Weighted terms of a query in `tenantId` (counts fetched for the terms not cached). */
   async weigh(tx: Tx, tenantId: string, lexemes: string[], nowMs = Date.now()): Promise<WeightedTerm[]> {
     if (lexemes.length === 0) return [];
     let p = this.partitions.get(tenantId);
     if (!p || nowMs - p.nAt > TTL_MS) {
-      const r = await tx.execute<{ n: string | number }>(sql`select count(*) as n from memories where tenant_id = ${tenantId}`);
+      const r = await tx.execute<{ n: string | number }>(
+        sql`select count(*) as n from memories where tenant_id = ${tenantId}`,
+      );
       p = { n: Number(r.rows[0].n), nAt: nowMs, df: p?.df ?? new Map() };
       if (this.partitions.size > 10_000) this.partitions.clear();
       this.partitions.set(tenantId, p);

@@ -66,7 +66,10 @@ export function termsSql(terms: WeightedTerm[]): { cte: SQL; score: SQL } {
     'float8',
   );
   const cte = sql`terms as (select w.l, w.idf, quote_literal(w.l)::tsquery as tq from unnest(${lexemes}, ${idfs}) as w(l, idf))`;
-  const score = total > 0 ? sql`((select coalesce(sum(terms.idf), 0) from terms where m.tsv @@ terms.tq) / ${total}::float8)` : sql`0::float8`;
+  const score =
+    total > 0
+      ? sql`((select coalesce(sum(terms.idf), 0) from terms where m.tsv @@ terms.tq) / ${total}::float8)`
+      : sql`0::float8`;
   return { cte, score };
 }
 

@@ -40,13 +40,26 @@ export class RecallService {
   constructor(private readonly ctx: MemoryContext) {}
 
   /** Embeds the query (503 when the provider is down) and returns the fused top K with their signals. */
-  async recall(tenantId: string, body: RecallRequest, options: { exact?: boolean } = {}): Promise<Record<string, unknown>> {
+  async recall(
+    tenantId: string,
+    body: RecallRequest,
+    options: { exact?: boolean } = {},
+  ): Promise<Record<string, unknown>> {
     const topK = body.topK ?? DEFAULT_TOP_K;
     const dimension = await this.ctx.embeddings.dimension();
     const [queryVector] = await this.ctx.embeddings.embed([body.query]);
     const now = this.ctx.clock();
     const run = await this.ctx.database.withTenant(tenantId, async (tx) => {
-      const result = await this.search(tx, tenantId, body.query, queryVector, dimension, topK, now, options.exact);
+      const result = await this.search(
+        tx,
+        tenantId,
+        body.query,
+        queryVector,
+        dimension,
+        topK,
+        now,
+        options.exact,
+      );
       await recordAccess(
         tx,
         tenantId,
@@ -59,14 +72,38 @@ export class RecallService {
   }
 
   /** The fused search inside a tenant transaction, without side effects (why-not re-runs it). */
-  async search(tx: Tx, tenantId: string, query: string, queryVector: number[], dimension: number, topK: number, now: Date, exact?: boolean): Promise<RecallRun> {
+  async search(
+    tx: Tx,
+    tenantId: string,
+    query: string,
+    queryVector: number[],
+    dimension: number,
+    topK: number,
+    now: Date,
+    exact?: boolean,
+  ): Promise<RecallRun> {
     const tiers = tiersFor(this.ctx.config.OPERATING_MODE);
     const pool = poolSize(topK);
     const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
     if (!partition) return { hits: [], pool, tiers, dim: null, terms: [] };
     const terms = await this.ctx.termStats.weigh(tx, tenantId, await queryLexemes(tx, query));
-    const candidates = await findCandidates(tx, { tenantId, dim: partition.dimension, queryVector, terms, tiers, pool, now, exact });
-    return { hits: fuse(candidates, now, topK, this.ctx.fusion), pool, tiers, dim: partition.dimension, terms };
+    const candidates = await findCandidates(tx, {
+      tenantId,
+      dim: partition.dimension,
+      queryVector,
+      terms,
+      tiers,
+      pool,
+      now,
+      exact,
+    });
+    return {
+      hits: fuse(candidates, now, topK, this.ctx.fusion),
+      pool,
+      tiers,
+      dim: partition.dimension,
+      terms,
+    };
   }
 }
 

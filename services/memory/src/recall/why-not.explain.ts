@@ -84,9 +84,13 @@ export function explain(i: ExplainInput): string {
   if (!worse.length || i.reason === 'RECALLED' || !i.lastReturnedId) return head;
   const label = (s: keyof Signals) => COMPARED.find((c) => c.signal === s)!.label;
   const parts = worse.map((c) =>
-    c.memory === null ? `${label(c.signal)}: none (it does not match) vs ${fmt(c.lastReturned, c.signal)}` : `${label(c.signal)} ${fmt(c.memory, c.signal)} vs ${fmt(c.lastReturned, c.signal)}`,
+    c.memory === null
+      ? `${label(c.signal)}: none (it does not match) vs ${fmt(c.lastReturned, c.signal)}`
+      : `${label(c.signal)} ${fmt(c.memory, c.signal)} vs ${fmt(c.lastReturned, c.signal)}`,
   );
   const score = (i.comparisons ?? []).find((c) => c.signal === 'score');
-  const scoreText = score ? ` Fused score ${fmt(score.memory, 'score')} vs ${fmt(score.lastReturned, 'score')}.` : '';
+  const scoreText = score
+    ? ` Fused score ${fmt(score.memory, 'score')} vs ${fmt(score.lastReturned, 'score')}.`
+    : '';
   return `${head} Against the last returned result "${i.lastReturnedId}" it is behind on ${parts.join('; ')}.${scoreText}`;
 }

@@ -21,7 +21,15 @@ export interface StandingRow {
  */
 export async function findStanding(
   tx: Tx,
-  q: { tenantId: string; id: string; dim: number; queryVector: number[]; terms: WeightedTerm[]; tiers: Tier[]; now: Date },
+  q: {
+    tenantId: string;
+    id: string;
+    dim: number;
+    queryVector: number[];
+    terms: WeightedTerm[];
+    tiers: Tier[];
+    now: Date;
+  },
 ): Promise<StandingRow | undefined> {
   const vt = sql.raw(vectorType(q.dim));
   const dim = sql.raw(String(q.dim));
@@ -30,7 +38,12 @@ export async function findStanding(
   const orq = filterTerms.length ? orTsquery(filterTerms) : null;
   const { cte, score } = termsSql(q.terms);
   const others = sql`m.tenant_id = ${q.tenantId} and m.dim = ${dim} and m.tier = any(${sqlArray(q.tiers, 'text')}) and ${liveCondition(q.now)} and m.id <> ${q.id}`;
-  const result = await tx.execute<{ distance: number; vector_rank: string | number; text_score: number; text_rank: string | number | null }>(sql`
+  const result = await tx.execute<{
+    distance: number;
+    vector_rank: string | number;
+    text_score: number;
+    text_rank: string | number | null;
+  }>(sql`
     with ${cte},
     me as (
       select m.id, m.embedding::${vt} <=> ${qv} as distance, ${score} as text_score, coalesce(m.tsv @@ ${orq}::tsquery, false) as searchable

@@ -24,19 +24,44 @@ export class WhyNotService {
     return this.ctx.database.withTenant(tenantId, async (tx) => {
       const run = await this.recall.search(tx, tenantId, body.query, queryVector, dimension, topK, now);
       const last = run.hits.at(-1);
-      const lastReturned = last ? { id: last.id, rank: run.hits.length, score: last.signals.score, signals: last.signals } : null;
-      const base = { memoryId: body.memoryId, query: body.query, topK, partition: tenantId, returned: run.hits.length, lastReturned };
+      const lastReturned = last
+        ? { id: last.id, rank: run.hits.length, score: last.signals.score, signals: last.signals }
+        : null;
+      const base = {
+        memoryId: body.memoryId,
+        query: body.query,
+        topK,
+        partition: tenantId,
+        returned: run.hits.length,
+        lastReturned,
+      };
       const memory = await findMemory(tx, tenantId, body.memoryId);
       if (!memory) {
         const reason: WhyNotReason = 'NOT_IN_PARTITION';
-        return { ...base, recalled: false, reason, state: null, signals: null, comparison: [], explanation: explain({ ...base, reason, pool: run.pool }) };
+        return {
+          ...base,
+          recalled: false,
+          reason,
+          state: null,
+          signals: null,
+          comparison: [],
+          explanation: explain({ ...base, reason, pool: run.pool }),
+        };
       }
       const state = memoryState(memory, now);
       const rankIndex = run.hits.findIndex((h) => h.id === memory.id);
       const standing =
         run.dim === null
           ? undefined
-          : await findStanding(tx, { tenantId, id: memory.id, dim: run.dim, queryVector, terms: run.terms, tiers: run.tiers, now });
+          : await findStanding(tx, {
+              tenantId,
+              id: memory.id,
+              dim: run.dim,
+              queryVector,
+              terms: run.terms,
+              tiers: run.tiers,
+              now,
+            });
       const hit = run.hits[rankIndex];
       const signals: Signals | null = hit
         ? hit.signals
@@ -62,7 +87,16 @@ export class WhyNotService {
         },
         signals,
         comparison,
-        explanation: explain({ ...base, reason, rank, pool: run.pool, mergedInto: memory.mergedInto, tier: memory.tier, comparisons: comparison, lastReturnedId: last?.id }),
+        explanation: explain({
+          ...base,
+          reason,
+          rank,
+          pool: run.pool,
+          mergedInto: memory.mergedInto,
+          tier: memory.tier,
+          comparisons: comparison,
+          lastReturnedId: last?.id,
+        }),
       };
     });
   }

@@ -7,7 +7,12 @@ describe('greedyGroups', () => {
   it('puts every id in at most one group, each group at least minSize and made of its seed and direct neighbours', () => {
     fc.assert(
       fc.property(
-        ids.chain((xs) => fc.tuple(fc.constant(xs), fc.array(fc.tuple(fc.constantFrom(...xs), fc.constantFrom(...xs)), { maxLength: 40 }))),
+        ids.chain((xs) =>
+          fc.tuple(
+            fc.constant(xs),
+            fc.array(fc.tuple(fc.constantFrom(...xs), fc.constantFrom(...xs)), { maxLength: 40 }),
+          ),
+        ),
         fc.integer({ min: 1, max: 4 }),
         ([xs, edges], minSize) => {
           const nb = new Map<string, string[]>();

@@ -6,12 +6,19 @@
  * most one group, and a group's members are all direct neighbours of its seed (so a chain a~b~c with a and c
  * far apart is not merged into one group through b).
  */
-export function greedyGroups(seeds: string[], neighbours: ReadonlyMap<string, readonly string[]>, minSize: number): string[][] {
+export function greedyGroups(
+  seeds: string[],
+  neighbours: ReadonlyMap<string, readonly string[]>,
+  minSize: number,
+): string[][] {
   const taken = new Set<string>();
   const groups: string[][] = [];
   for (const seed of seeds) {
     if (taken.has(seed)) continue;
-    const group = [seed, ...[...new Set(neighbours.get(seed) ?? [])].filter((n) => n !== seed && !taken.has(n))];
+    const group = [
+      seed,
+      ...[...new Set(neighbours.get(seed) ?? [])].filter((n) => n !== seed && !taken.has(n)),
+    ];
     if (group.length < minSize) continue;
     for (const id of group) taken.add(id);
     groups.push(group);

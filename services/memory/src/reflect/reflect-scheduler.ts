@@ -13,7 +13,13 @@ export class ReflectScheduler {
   private running?: Promise<void>;
 
   constructor(
-    private readonly options: { database: Database; reflect: ReflectService; clock: () => Date; logger: Logger; intervalSeconds: number },
+    private readonly options: {
+      database: Database;
+      reflect: ReflectService;
+      clock: () => Date;
+      logger: Logger;
+      intervalSeconds: number;
+    },
   ) {}
 
   /** One pass over every partition that is due; returns how many were consolidated. */
@@ -29,7 +35,13 @@ export class ReflectScheduler {
         const report = await reflect.reflect(id, 'periodic');
         if (!report.skipped) count++;
         logger.info(
-          { partition: id, merged: report.merged.length, promoted: report.promoted.length, decayed: report.decayed.length, expired: report.expired.length },
+          {
+            partition: id,
+            merged: report.merged.length,
+            promoted: report.promoted.length,
+            decayed: report.decayed.length,
+            expired: report.expired.length,
+          },
           'periodic consolidation done',
         );
       } catch (err) {

@@ -5,7 +5,9 @@ import { liveCondition } from '../recall/recall.repository';
 
 /** Takes the partition's consolidation lock for this transaction; false if another run holds it. */
 export async function tryReflectLock(tx: Tx, tenantId: string): Promise<boolean> {
-  const r = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(hashtext('care-memory-reflect'), hashtext(${tenantId})) as locked`);
+  const r = await tx.execute<{ locked: boolean }>(
+    sql`select pg_try_advisory_xact_lock(hashtext('care-memory-reflect'), hashtext(${tenantId})) as locked`,
+  );
   return r.rows[0]?.locked === true;
 }
 
@@ -21,8 +23,12 @@ export async function purgeExpired(tx: Tx, tenantId: string, now: Date): Promise
       ids.map((i) => sql`${i}`),
       sql`, `,
     )}]::text[]`;
-    await tx.execute(sql`delete from memory_access where tenant_id = ${tenantId} and memory_id = any(${list})`);
-    await tx.execute(sql`delete from memory_links where tenant_id = ${tenantId} and (from_id = any(${list}) or to_id = any(${list}))`);
+    await tx.execute(
+      sql`delete from memory_access where tenant_id = ${tenantId} and memory_id = any(${list})`,
+    );
+    await tx.execute(
+      sql`delete from memory_links where tenant_id = ${tenantId} and (from_id = any(${list}) or to_id = any(${list}))`,
+    );
   }
   return ids;
 }
@@ -41,9 +47,28 @@ export interface SeedRow {
 }
 
 /** Live, non-document memories in creation order (bounded); `episodicOnly` limits to unconsolidated episodes. */
-export async function listSeeds(tx: Tx, tenantId: string, dim: number, now: Date, limit: number, episodicOnly: boolean): Promise<SeedRow[]> {
-  const filter = episodicOnly ? sql`and m.tier = 'episodic' and m.consolidated_into is null` : sql`and m.tier <> 'documents'`;
-  const r = await tx.execute<{ id: string; tier: string; type: string; text: string; tags: string[]; strength: number; positive_count: number; negative_count: number; created_at: string | Date }>(sql`
+export async function listSeeds(
+  tx: Tx,
+  tenantId: string,
+  dim: number,
+  now: Date,
+  limit: number,
+  episodicOnly: boolean,
+): Promise<SeedRow[]> {
+  const filter = episodicOnly
+    ? sql`and m.tier = 'episodic' and m.consolidated_into is null`
+    : sql`and m.tier <> 'documents'`;
+  const r = await tx.execute<{
+    id: string;
+    tier: string;
+    type: string;
+    text: string;
+    tags: string[];
+    strength: number;
+    positive_count: number;
+    negative_count: number;
+    created_at: string | Date;
+  }>(sql`
     select m.id, m.tier, m.type, m.text, m.tags, m.strength, m.positive_count, m.negative_count, m.created_at from memories m
     where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and ${liveCondition(now)} ${filter}
     order by m.created_at desc, m.id limit ${limit}`);
@@ -64,7 +89,15 @@ export async function listSeeds(tx: Tx, tenantId: string, dim: number, now: Date
  * The `k` nearest live memories of the same tier and type as `id`, with their cosine similarity. The query
  * vector is an uncorrelated sub-select, which pgvector can serve from the HNSW index.
  */
-export async function nearestSiblings(tx: Tx, tenantId: string, id: string, dim: number, now: Date, k: number, episodicOnly: boolean): Promise<Array<{ id: string; similarity: number }>> {
+export async function nearestSiblings(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+  dim: number,
+  now: Date,
+  k: number,
+  episodicOnly: boolean,
+): Promise<Array<{ id: string; similarity: number }>> {
   const vt = sql.raw(vectorType(dim));
   const me = sql`(select embedding::${vt} from memories where tenant_id = ${tenantId} and id = ${id})`;
   const filter = episodicOnly ? sql`and m.consolidated_into is null` : sql``;
@@ -78,13 +111,19 @@ export async function nearestSiblings(tx: Tx, tenantId: string, id: string, dim:
 }
 
 /** Vectors of some memories, by id. */
-export async function loadEmbeddings(tx: Tx, tenantId: string, ids: string[]): Promise<Map<string, number[]>> {
+export async function loadEmbeddings(
+  tx: Tx,
+  tenantId: string,
+  ids: string[],
+): Promise<Map<string, number[]>> {
   if (!ids.length) return new Map();
   const list = sql`array[${sql.join(
     ids.map((i) => sql`${i}`),
     sql`, `,
   )}]::text[]`;
-  const r = await tx.execute<{ id: string; embedding: string }>(sql`select id, embedding::text as embedding from memories where tenant_id = ${tenantId} and id = any(${list})`);
+  const r = await tx.execute<{ id: string; embedding: string }>(
+    sql`select id, embedding::text as embedding from memories where tenant_id = ${tenantId} and id = any(${list})`,
+  );
   return new Map(r.rows.map((x) => [x.id, JSON.parse(x.embedding) as number[]]));
 }
 

@@ -6,7 +6,15 @@ import { insertLinks, insertMemory, updateMemory } from '../memories/memories.re
 import { findPartition, saveReflectReport } from '../partitions/partitions.repository';
 import { reinforcedStrength, type Tier } from '../recall/fusion';
 import { centroid, greedyGroups, medoidIndex } from './clusters';
-import { decayUnused, listSeeds, loadEmbeddings, nearestSiblings, purgeExpired, tryReflectLock, type SeedRow } from './reflect.repository';
+import {
+  decayUnused,
+  listSeeds,
+  loadEmbeddings,
+  nearestSiblings,
+  purgeExpired,
+  tryReflectLock,
+  type SeedRow,
+} from './reflect.repository';
 
 /** Most memories one run looks at per pass (newest first), so a run stays bounded on large partitions. */
 export const REFLECT_SCAN_LIMIT = 500;
@@ -39,10 +47,22 @@ export class ReflectService {
   /** Runs one consolidation of `tenantId`. */
   async reflect(tenantId: string, trigger: 'manual' | 'periodic' = 'manual'): Promise<ReflectReport> {
     const now = this.ctx.clock();
-    const report: ReflectReport = { partition: tenantId, trigger, skipped: false, startedAt: now.toISOString(), finishedAt: '', scanned: 0, merged: [], promoted: [], decayed: [], expired: [] };
+    const report: ReflectReport = {
+      partition: tenantId,
+      trigger,
+      skipped: false,
+      startedAt: now.toISOString(),
+      finishedAt: '',
+      scanned: 0,
+      merged: [],
+      promoted: [],
+      decayed: [],
+      expired: [],
+    };
     return this.ctx.database.withTenant(tenantId, async (tx) => {
       const partition = await findPartition(tx, tenantId);
-      if (!(await tryReflectLock(tx, tenantId))) return this.done(report, 'another consolidation of this partition is running');
+      if (!(await tryReflectLock(tx, tenantId)))
+        return this.done(report, 'another consolidation of this partition is running');
       if (!partition) return this.done(report, 'the partition holds nothing yet');
       await tx.execute(searchSettings);
       report.expired = await purgeExpired(tx, tenantId, now);
@@ -50,7 +70,13 @@ export class ReflectService {
       // pass then folds the duplicate episodes (and a semantic memory that repeats an older one).
       report.promoted = await this.promoteEpisodes(tx, tenantId, partition.dimension, now);
       report.merged = await this.mergeDuplicates(tx, tenantId, partition.dimension, now, report);
-      report.decayed = await decayUnused(tx, tenantId, now, { weakBelow: 0.5, unusedDays: this.ctx.config.DECAY_UNUSED_DAYS, intervalDays: 1, factor: 0.9, floor: 0.05 });
+      report.decayed = await decayUnused(tx, tenantId, now, {
+        weakBelow: 0.5,
+        unusedDays: this.ctx.config.DECAY_UNUSED_DAYS,
+        intervalDays: 1,
+        factor: 0.9,
+        floor: 0.05,
+      });
       this.done(report);
       await saveReflectReport(tx, tenantId, now, report);
       return report;
@@ -63,7 +89,16 @@ export class ReflectService {
     return report;
   }
 
-  private async groups(tx: Tx, tenantId: string, dim: number, now: Date, seeds: SeedRow[], minSimilarity: number, minSize: number, episodicOnly: boolean): Promise<string[][]> {
+  private async groups(
+    tx: Tx,
+    tenantId: string,
+    dim: number,
+    now: Date,
+    seeds: SeedRow[],
+    minSimilarity: number,
+    minSize: number,
+    episodicOnly: boolean,
+  ): Promise<string[][]> {
     const neighbours = new Map<string, string[]>();
     for (const s of seeds) {
       const near = await nearestSiblings(tx, tenantId, s.id, dim, now, NEIGHBOURS, episodicOnly);
@@ -73,16 +108,33 @@ export class ReflectService {
       );
     }
     // Oldest first: the survivor of a merge keeps the longest history.
-    const order = [...seeds].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1)).map((s) => s.id);
+    const order = [...seeds]
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map((s) => s.id);
     return greedyGroups(order, neighbours, minSize);
   }
 
-  private async mergeDuplicates(tx: Tx, tenantId: string, dim: number, now: Date, report: ReflectReport): Promise<ReflectReport['merged']> {
+  private async mergeDuplicates(
+    tx: Tx,
+    tenantId: string,
+    dim: number,
+    now: Date,
+    report: ReflectReport,
+  ): Promise<ReflectReport['merged']> {
     const seeds = await listSeeds(tx, tenantId, dim, now, REFLECT_SCAN_LIMIT, false);
     report.scanned = seeds.length;
     const byId = new Map(seeds.map((s) => [s.id, s]));
     const merged: ReflectReport['merged'] = [];
-    for (const group of await this.groups(tx, tenantId, dim, now, seeds, this.ctx.config.REFLECT_MERGE_SIMILARITY, 2, false)) {
+    for (const group of await this.groups(
+      tx,
+      tenantId,
+      dim,
+      now,
+      seeds,
+      this.ctx.config.REFLECT_MERGE_SIMILARITY,
+      2,
+      false,
+    )) {
       const [survivorId, ...dupIds] = group;
       const members = group.map((id) => byId.get(id)).filter((m): m is SeedRow => !!m);
       const survivor = byId.get(survivorId);
@@ -95,19 +147,39 @@ export class ReflectService {
         tags: [...new Set(members.flatMap((m) => m.tags))],
         updatedAt: now,
       });
-      for (const id of dupIds) await updateMemory(tx, tenantId, id, { mergedInto: survivorId, mergedAt: now, updatedAt: now });
-      await insertLinks(tx, tenantId, dupIds.map((toId) => ({ fromId: survivorId, relation: 'MERGED_FROM', toId })), now);
+      for (const id of dupIds)
+        await updateMemory(tx, tenantId, id, { mergedInto: survivorId, mergedAt: now, updatedAt: now });
+      await insertLinks(
+        tx,
+        tenantId,
+        dupIds.map((toId) => ({ fromId: survivorId, relation: 'MERGED_FROM', toId })),
+        now,
+      );
       merged.push({ survivorId, mergedIds: dupIds });
     }
     return merged;
   }
 
-  private async promoteEpisodes(tx: Tx, tenantId: string, dim: number, now: Date): Promise<ReflectReport['promoted']> {
+  private async promoteEpisodes(
+    tx: Tx,
+    tenantId: string,
+    dim: number,
+    now: Date,
+  ): Promise<ReflectReport['promoted']> {
     const seeds = await listSeeds(tx, tenantId, dim, now, REFLECT_SCAN_LIMIT, true);
     const byId = new Map(seeds.map((s) => [s.id, s]));
     const { REFLECT_PROMOTE_SIMILARITY, REFLECT_PROMOTE_MIN_COUNT } = this.ctx.config;
     const promoted: ReflectReport['promoted'] = [];
-    for (const group of await this.groups(tx, tenantId, dim, now, seeds, REFLECT_PROMOTE_SIMILARITY, REFLECT_PROMOTE_MIN_COUNT, true)) {
+    for (const group of await this.groups(
+      tx,
+      tenantId,
+      dim,
+      now,
+      seeds,
+      REFLECT_PROMOTE_SIMILARITY,
+      REFLECT_PROMOTE_MIN_COUNT,
+      true,
+    )) {
       const vectors = await loadEmbeddings(tx, tenantId, group);
       const members = group.filter((id) => vectors.has(id) && byId.has(id));
       if (members.length < REFLECT_PROMOTE_MIN_COUNT) continue;
@@ -126,8 +198,14 @@ export class ReflectService {
         strength: Math.max(0.6, ...sources.map((s) => s.strength)),
         createdAt: now,
       });
-      await insertLinks(tx, tenantId, members.map((toId) => ({ fromId: semanticId, relation: 'DERIVED_FROM', toId })), now);
-      for (const id of members) await updateMemory(tx, tenantId, id, { consolidatedInto: semanticId, updatedAt: now });
+      await insertLinks(
+        tx,
+        tenantId,
+        members.map((toId) => ({ fromId: semanticId, relation: 'DERIVED_FROM', toId })),
+        now,
+      );
+      for (const id of members)
+        await updateMemory(tx, tenantId, id, { consolidatedInto: semanticId, updatedAt: now });
       promoted.push({ semanticId, sourceIds: members, text: typical.text });
     }
     return promoted;

@@ -50,7 +50,12 @@ export class ReminderScheduler {
             embedding: r.embedding,
             createdAt: now,
           });
-          await insertLinks(tx, r.tenantId, [{ fromId: memoryId, relation: 'FIRED_FROM', toId: `reminder:${r.id}` }], now);
+          await insertLinks(
+            tx,
+            r.tenantId,
+            [{ fromId: memoryId, relation: 'FIRED_FROM', toId: `reminder:${r.id}` }],
+            now,
+          );
           await markFired(tx, r.tenantId, r.id, memoryId, now);
         }
         return due.length;

@@ -30,7 +30,15 @@ const columns = {
 /** Stores a pending reminder with its precomputed vector. */
 export async function insertReminder(
   tx: Tx,
-  r: { tenantId: string; id: string; text: string; tags: string[]; embedding: number[]; dueAt: Date; createdAt: Date },
+  r: {
+    tenantId: string;
+    id: string;
+    text: string;
+    tags: string[];
+    embedding: number[];
+    dueAt: Date;
+    createdAt: Date;
+  },
 ): Promise<ReminderRow> {
   const rows = await tx
     .insert(reminders)
@@ -41,7 +49,12 @@ export async function insertReminder(
 
 /** The tenant's reminders, soonest due first (bounded). */
 export async function listReminders(tx: Tx, tenantId: string, limit = 500): Promise<ReminderRow[]> {
-  return tx.select(columns).from(reminders).where(eq(reminders.tenantId, tenantId)).orderBy(asc(reminders.dueAt), desc(reminders.createdAt)).limit(limit);
+  return tx
+    .select(columns)
+    .from(reminders)
+    .where(eq(reminders.tenantId, tenantId))
+    .orderBy(asc(reminders.dueAt), desc(reminders.createdAt))
+    .limit(limit);
 }
 
 /** A due reminder locked by this transaction, with what its memory needs. */
@@ -65,7 +78,13 @@ export async function claimDueReminders(tx: Tx, now: Date, limit: number): Promi
 }
 
 /** Marks a claimed reminder fired, pointing at the memory it became. */
-export async function markFired(tx: Tx, tenantId: string, id: string, memoryId: string, now: Date): Promise<void> {
+export async function markFired(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+  memoryId: string,
+  now: Date,
+): Promise<void> {
   await tx
     .update(reminders)
     .set({ state: 'FIRED', firedAt: now, memoryId })

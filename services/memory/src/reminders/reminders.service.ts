@@ -6,7 +6,14 @@ import { insertReminder, listReminders, type ReminderRow } from './reminders.rep
 
 /** The `tags` field of a reminder is one string: a comma-separated list. */
 export function parseReminderTags(tags: string | undefined): string[] {
-  return [...new Set((tags ?? '').split(',').map((t) => t.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      (tags ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** The JSON view of a reminder. */

@@ -2,7 +2,12 @@
 
 function parts(seconds: number): { d: number; h: number; m: number; s: number } {
   const total = Math.max(0, Math.floor(seconds));
-  return { d: Math.floor(total / 86400), h: Math.floor((total % 86400) / 3600), m: Math.floor((total % 3600) / 60), s: total % 60 };
+  return {
+    d: Math.floor(total / 86400),
+    h: Math.floor((total % 86400) / 3600),
+    m: Math.floor((total % 3600) / 60),
+    s: total % 60,
+  };
 }
 
 /** `3d 4h 5m 6s`, leading zero units left out (`0s` for zero). */

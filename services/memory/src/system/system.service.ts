@@ -70,7 +70,11 @@ export class SystemService {
         timestamp: this.d.clock().toISOString(),
         components: {
           memory: { status: db?.status ?? 'UNKNOWN', engine: this.d.engine },
-          llm: { status: this.d.embeddings.status(), model: this.d.embeddings.model, baseUrl: this.d.embeddings.location },
+          llm: {
+            status: this.d.embeddings.status(),
+            model: this.d.embeddings.model,
+            baseUrl: this.d.embeddings.location,
+          },
           tools: { status: 'UP', count: this.toolCount() },
         },
       },
@@ -89,8 +93,13 @@ export class SystemService {
         version: process.version,
         vendor: `Node.js (V8 ${process.versions.v8})`,
         uptime: isoDuration(process.uptime()),
-        heap: { used: megabytes(mem.heapUsed), max: megabytes(v8.getHeapStatistics().heap_size_limit), total: megabytes(mem.heapTotal) },
-        processors: typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length,
+        heap: {
+          used: megabytes(mem.heapUsed),
+          max: megabytes(v8.getHeapStatistics().heap_size_limit),
+          total: megabytes(mem.heapTotal),
+        },
+        processors:
+          typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length,
       },
       core: { tools: this.toolCount(), memoryEngine: this.d.engine, llmModel: this.d.embeddings.model },
     };

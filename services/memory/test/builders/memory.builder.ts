@@ -11,7 +11,13 @@ export interface RememberBody {
 }
 
 class MemoryBuilder {
-  private body: RememberBody = { id: `m-${randomUUID()}`, text: 'The patient walks thirty minutes every morning', type: 'EPISODIC', source: 'USER_STATED', tags: [] };
+  private body: RememberBody = {
+    id: `m-${randomUUID()}`,
+    text: 'The patient walks thirty minutes every morning',
+    type: 'EPISODIC',
+    source: 'USER_STATED',
+    tags: [],
+  };
 
   withId(id: string | undefined): this {
     this.body.id = id;
@@ -47,6 +53,11 @@ export function aMemory(): MemoryBuilder {
 }
 
 /** A document ingestion body with a vector of `dim` numbers. */
-export function aDocument(id: string, text: string, vector: number[], tags: string[] = []): { id: string; text: string; vector: number[]; tags: string[] } {
+export function aDocument(
+  id: string,
+  text: string,
+  vector: number[],
+  tags: string[] = [],
+): { id: string; text: string; vector: number[]; tags: string[] } {
   return { id, text, vector, tags };
 }

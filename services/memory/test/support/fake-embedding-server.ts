@@ -25,18 +25,31 @@ export async function startFakeEmbeddingServer(dim = 48): Promise<FakeEmbeddingS
       const body = JSON.parse(raw || '{}') as Record<string, unknown>;
       state.requests.push({ path: req.url ?? '', headers: req.headers, body });
       if (state.failWith) {
-        res.writeHead(state.failWith, { 'content-type': 'application/json' }).end('{"error":"model not loaded"}');
+        res
+          .writeHead(state.failWith, { 'content-type': 'application/json' })
+          .end('{"error":"model not loaded"}');
         return;
       }
       const inputs = (Array.isArray(body.input) ? body.input : [body.input]) as string[];
       const size = state.wrongSize ?? (typeof body.dimensions === 'number' ? body.dimensions : dim);
-      const vectors = inputs.map((t) => new HashingEmbeddingProvider(size).vector(String(t)).map((x) => x * 3));
+      const vectors = inputs.map((t) =>
+        new HashingEmbeddingProvider(size).vector(String(t)).map((x) => x * 3),
+      );
       if (req.url === '/api/embed') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ model: body.model, embeddings: vectors }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ model: body.model, embeddings: vectors }));
       } else if (req.url === '/v1/embeddings') {
         // Deliberately out of order: clients must sort by index.
         const data = vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })).reverse();
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            object: 'list',
+            data,
+            model: body.model,
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          }),
+        );
       } else {
         res.writeHead(404).end();
       }

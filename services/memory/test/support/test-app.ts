@@ -22,7 +22,12 @@ export class TestClock {
 
 /** Test config: defaults plus overrides, background loops off. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadMemoryConfig({ REMINDER_POLL_MS: '0', REFLECT_INTERVAL_SECONDS: '0', LOG_LEVEL: 'silent', ...env });
+  return loadMemoryConfig({
+    REMINDER_POLL_MS: '0',
+    REFLECT_INTERVAL_SECONDS: '0',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
 }
 
 /** Opens a migrated database: ephemeral PGlite by default, or the server `uri` names. */
@@ -38,7 +43,12 @@ export function openFileDatabase(dataDir: string): Promise<Database> {
 /** An app over `database` with its context (for services the HTTP API does not expose, like schedulers). */
 export function buildApp(
   database: Database,
-  options: { env?: Record<string, string>; embeddings?: EmbeddingProvider; clock?: TestClock; fusion?: AppDeps['fusion'] } = {},
+  options: {
+    env?: Record<string, string>;
+    embeddings?: EmbeddingProvider;
+    clock?: TestClock;
+    fusion?: AppDeps['fusion'];
+  } = {},
 ): { app: Express; ctx: MemoryContext; clock: TestClock; config: Config } {
   const config = testConfig(options.env);
   const clock = options.clock ?? new TestClock();
