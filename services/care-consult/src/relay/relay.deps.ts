@@ -33,7 +33,10 @@ type RelayConfig = Pick<
  * Keys from RELAY_SIGNING_KEY and RELAY_PREVIOUS_KEYS. Without a signing key (dev only: prod refuses to start
  * by config rule) a random per-process key is used, so tickets work within one process and die with it.
  */
-export function relayKeysFromConfig(config: RelayConfig, logger?: Pick<Logger, 'warn'>): RelayKeys {
+export function relayKeysFromConfig(
+  config: Pick<RelayConfig, 'RELAY_SIGNING_KEY' | 'RELAY_PREVIOUS_KEYS'>,
+  logger?: Pick<Logger, 'warn'>,
+): RelayKeys {
   const previous = csv(config.RELAY_PREVIOUS_KEYS);
   if (config.RELAY_SIGNING_KEY) return { current: config.RELAY_SIGNING_KEY, previous };
   logger?.warn('RELAY_SIGNING_KEY is not set: relay tickets use a random per-process key (dev only)');
