@@ -126,12 +126,14 @@ async function measureSize(n) {
     );
   }
   const loadS = (Date.now() - t) / 1000;
+  console.error(`  ${n}: bulk load ${loadS.toFixed(0)} s`);
   await database.db.execute(sql`analyze memories`);
   t = Date.now();
   await database.db.execute(sql.raw(`set maintenance_work_mem = '1GB'`));
   const indexes = new VectorIndexes(database.db);
   await indexes.ensure(DIM);
   const buildS = (Date.now() - t) / 1000;
+  console.error(`  ${n}: HNSW build ${buildS.toFixed(0)} s`);
 
   // Incremental inserts with the HNSW and GIN indexes in place (what remember pays per row, minus embedding).
   t = Date.now();
@@ -150,7 +152,9 @@ async function measureSize(n) {
   const server = http.createServer(app);
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${server.address().port}/api/v1/memory/recall`;
+  const cpu = [];
   const recallHttp = async (query) => {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const res = await fetch(url, {
       method: 'POST',
@@ -159,11 +163,15 @@ async function measureSize(n) {
     });
     const body = await res.json();
     if (res.status !== 200 || body.results.length !== 10) throw new Error(`recall failed: ${res.status}`);
+    const c = process.cpuUsage(c0);
+    // CPU of the whole process (client, express and the embedded database): what the request costs on an idle core.
+    cpu.push((c.user + c.system) / 1000);
     return performance.now() - t0;
   };
   const cold = [];
   for (const q of queries) cold.push(await recallHttp(q)); // first sight of each query: term statistics not cached
   const warm = [];
+  cpu.length = 0;
   for (let i = 0; i < QUERIES; i++) warm.push(await recallHttp(queries[i % queries.length]));
 
   // Exact baseline: the same recall (same service code, same SQL) with the HNSW index disabled.
@@ -209,7 +217,18 @@ async function measureSize(n) {
   }
   server.close();
   await database.close();
-  return { n, loadS, buildS, insertRate, cold, warm, exact, hnswSvc, annRecall: overlap / annN };
+  return {
+    n,
+    loadS,
+    buildS,
+    insertRate,
+    cold,
+    warm,
+    cpu: [...cpu],
+    exact,
+    hnswSvc,
+    annRecall: overlap / annN,
+  };
 }
 
 async function measureApiIngestion(count) {
@@ -239,33 +258,34 @@ async function measureApiIngestion(count) {
   return { rate, embedMs };
 }
 
+const header = () => {
+  console.log('\n# Memory recall latency (embedded PGlite + pgvector HNSW, 512-d)\n');
+  console.log(
+    `Recall = POST /api/v1/memory/recall over loopback HTTP, topK 10, both searches + fusion + access stats; ${QUERIES} requests after one cold pass over 100 distinct queries.`,
+  );
+  console.log(
+    'Baseline = the same recall in-process with the HNSW index disabled (exact scan over the same vectors).\n',
+  );
+  console.log(
+    '| memories | recall p50 ms | recall p99 ms | CPU ms/recall p50 | CPU p99 | cold-pass p99 ms | in-process HNSW p50 | exact scan p50 | exact scan p99 | exact/HNSW p50 | ANN recall@10 | bulk load rows/s | HNSW build s | inserts/s (indexed) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+};
+console.error('measuring ingestion through the HTTP API...');
+const api = await measureApiIngestion(Number(process.env.API_COUNT ?? 200));
+header();
 const results = [];
 for (const n of SIZES) {
   console.error(`measuring ${n} memories...`);
-  results.push(await measureSize(n));
-}
-console.error('measuring ingestion through the HTTP API...');
-const api = await measureApiIngestion(Number(process.env.API_COUNT ?? 200));
-
-console.log('\n# Memory recall latency (embedded PGlite + pgvector HNSW, 512-d)\n');
-console.log(
-  `Recall = POST /api/v1/memory/recall over loopback HTTP, topK 10, both searches + fusion + access stats; ${QUERIES} requests after one cold pass over 100 distinct queries.`,
-);
-console.log(
-  'Baseline = the same recall in-process with the HNSW index disabled (exact scan over the same vectors).\n',
-);
-console.log(
-  '| memories | recall p50 ms | recall p99 ms | cold-pass p99 ms | in-process HNSW p50 | exact scan p50 | exact scan p99 | exact/HNSW p50 | ANN recall@10 | bulk load rows/s | HNSW build s | inserts/s (indexed) |',
-);
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of results) {
+  const r = await measureSize(n);
+  results.push(r);
   console.log(
-    `| ${r.n.toLocaleString('en')} | ${ms(pct(r.warm, 50))} | ${ms(pct(r.warm, 99))} | ${ms(pct(r.cold, 99))} | ${ms(pct(r.hnswSvc, 50))} | ${ms(pct(r.exact, 50))} | ${ms(pct(r.exact, 99))} | ${(pct(r.exact, 50) / pct(r.hnswSvc, 50)).toFixed(1)}x | ${r.annRecall.toFixed(3)} | ${Math.round(r.n / r.loadS)} | ${r.buildS.toFixed(1)} | ${Math.round(r.insertRate)} |`,
+    `| ${r.n.toLocaleString('en')} | ${ms(pct(r.warm, 50))} | ${ms(pct(r.warm, 99))} | ${ms(pct(r.cpu, 50))} | ${ms(pct(r.cpu, 99))} | ${ms(pct(r.cold, 99))} | ${ms(pct(r.hnswSvc, 50))} | ${ms(pct(r.exact, 50))} | ${ms(pct(r.exact, 99))} | ${(pct(r.exact, 50) / pct(r.hnswSvc, 50)).toFixed(1)}x | ${r.annRecall.toFixed(3)} | ${Math.round(r.n / r.loadS)} | ${r.buildS.toFixed(1)} | ${Math.round(r.insertRate)} |`,
   );
 }
 const big = results.at(-1);
 console.log(
-  `\nTarget recall p99 < 25 ms at ${big.n.toLocaleString('en')}: measured ${ms(pct(big.warm, 99))} ms -> ${pct(big.warm, 99) < 25 ? 'met' : 'NOT met'}.`,
+  `\nTarget recall p99 < 25 ms at ${big.n.toLocaleString('en')}: measured ${ms(pct(big.warm, 99))} ms wall clock -> ${pct(big.warm, 99) < 25 ? 'met' : 'NOT met'} (CPU per recall p99 ${ms(pct(big.cpu, 99))} ms; wall clock includes waiting for a core on a shared machine).`,
 );
 console.log(
   `Ingestion through the HTTP API with builtin embeddings: ${api.rate.toFixed(1)} memories/s (one query embedding alone: ${ms(api.embedMs)} ms).`,
