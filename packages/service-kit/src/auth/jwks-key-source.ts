@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { JwksClient } from 'jwks-rsa';
 import { ServiceUnavailableError } from '../errors';
 import type { AccessTokenVerifierConfig, KeyLookup } from './access-token-verifier';
@@ -29,6 +30,8 @@ export function createJwksKeySource(cfg: AccessTokenVerifierConfig, invalid: (re
     timeout: cfg.jwksTimeoutMs ?? 5000,
   });
   const known = new Set<string>();
+  // Parsed keys by PEM: jwks-rsa hands out PEM text, and parsing it on every request costs more than verifying.
+  const parsed = new Map<string, KeyObject>();
   let windowStart = now();
   let spent = 0;
 
@@ -60,6 +63,13 @@ export function createJwksKeySource(cfg: AccessTokenVerifierConfig, invalid: (re
       known.add(kid);
     }
     if (key.alg && key.alg !== alg) throw invalid('key algorithm mismatch');
-    return key.getPublicKey();
+    const pem = key.getPublicKey();
+    let keyObject = parsed.get(pem);
+    if (!keyObject) {
+      if (parsed.size >= KNOWN_KIDS_MAX) parsed.delete(parsed.keys().next().value as string);
+      keyObject = createPublicKey(pem);
+      parsed.set(pem, keyObject);
+    }
+    return keyObject;
   };
 }

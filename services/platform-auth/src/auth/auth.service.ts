@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import { AppError, TooManyRequestsError, UnauthorizedError, type Principal } from '@care/service-kit';
+import type { AuthEvent } from '../audit/audit.repository';
 import type { AuditTrail } from '../audit/audit.service';
 import { findDirectoryEntry, findUser } from '../users/users.repository';
 import { assertPasswordLength, type PasswordHasher } from './password-hasher';
@@ -55,11 +56,12 @@ const invalidRefresh = () => new UnauthorizedError('The refresh token is invalid
 
 /** Creates the auth service. */
 export function createAuthService(d: AuthServiceDeps): AuthService {
-  async function issue(user: { id: string; email: string; tenantId: string; roles: string[] }, familyId: string, familyExpiresAt: Date) {
+  /** Stores a new refresh token of the family (plus, in the same transaction, an audit event) and signs the pair. */
+  async function issue(user: { id: string; email: string; tenantId: string; roles: string[] }, familyId: string, familyExpiresAt: Date, event?: AuthEvent) {
     const refreshToken = newRefreshToken(user.tenantId);
     const now = d.clock();
-    await d.db.withTenant(user.tenantId, (tx) =>
-      insertRefreshToken(tx, {
+    await d.db.withTenant(user.tenantId, async (tx) => {
+      await insertRefreshToken(tx, {
         tenantId: user.tenantId,
         tokenHash: hashRefreshToken(refreshToken),
         familyId,
@@ -68,8 +70,9 @@ export function createAuthService(d: AuthServiceDeps): AuthService {
         expiresAt: familyExpiresAt,
         usedAt: null,
         revokedAt: null,
-      }),
-    );
+      });
+      if (event) await d.audit.record(event, tx);
+    });
     const idToken = d.issuer.accessToken({ userId: user.id, email: user.email, tenantId: user.tenantId, roles: user.roles });
     return { idToken, refreshToken, tenantId: user.tenantId };
   }
@@ -102,9 +105,9 @@ export function createAuthService(d: AuthServiceDeps): AuthService {
         throw invalidCredentials();
       }
       d.throttle.recordSuccess(email);
-      const pair = await issue(user, randomUUID(), new Date(d.clock().getTime() + d.refreshTtlSeconds * 1000));
+      const succeeded: AuthEvent = { type: 'LOGIN_SUCCEEDED', tenantId: user.tenantId, userId: user.id, email, ip: client.ip, requestId: client.requestId };
+      const pair = await issue(user, randomUUID(), new Date(d.clock().getTime() + d.refreshTtlSeconds * 1000), succeeded);
       d.metrics.login('success');
-      await d.audit.record({ type: 'LOGIN_SUCCEEDED', tenantId: user.tenantId, userId: user.id, email, ip: client.ip, requestId: client.requestId });
       return pair;
     },
 

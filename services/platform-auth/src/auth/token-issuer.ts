@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /** Settings of {@link createTokenIssuer}. */
@@ -26,7 +26,8 @@ export interface TokenIssuer {
 
 /** Creates the builtin-mode token issuer. */
 export function createTokenIssuer(opts: TokenIssuerOptions): TokenIssuer {
-  const key = Buffer.from(opts.secret, 'utf8');
+  // Built once: jsonwebtoken would turn a string secret into a KeyObject on every call.
+  const key = createSecretKey(Buffer.from(opts.secret, 'utf8'));
   return {
     accessToken(s) {
       const iat = Math.floor(opts.clock().getTime() / 1000);
