@@ -22,7 +22,8 @@ module.exports = function jestConfig(dir, overrides = {}) {
     },
     transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?@electric-sql[+/])'],
     moduleFileExtensions: ['ts', 'js', 'json'],
-    testTimeout: 30000,
+    // Generous: PGlite start-up and bcrypt are CPU-bound, and CI shares two cores between two test processes.
+    testTimeout: 90000,
     ...overrides,
   };
 };
