@@ -53,9 +53,10 @@ describe('/api/v1/chat forwarding to care-consult', () => {
 
   it('streams SSE frames as they come: the first frame arrives before the upstream has finished', async () => {
     const frames: string[] = [];
+    const authorization = bearer(user);
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { port: proxy.port, host: '127.0.0.1', method: 'POST', path: '/api/v1/chat?stream=1', headers: { authorization: bearer(user), 'content-type': 'application/json', 'x-request-id': 'req-chat-1' } },
+        { port: proxy.port, host: '127.0.0.1', method: 'POST', path: '/api/v1/chat?stream=1', headers: { authorization, 'content-type': 'application/json', 'x-request-id': 'req-chat-1' } },
         (res) => {
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => {
@@ -76,7 +77,7 @@ describe('/api/v1/chat forwarding to care-consult', () => {
     expect(frames.join('')).toContain('event: done');
     const call = seen.find((s) => s.url === '/api/chat?stream=1')!;
     expect(call.method).toBe('POST');
-    expect(call.headers.authorization).toBe(bearer(user));
+    expect(call.headers.authorization).toBe(authorization);
     expect(call.headers['x-request-id']).toBe('req-chat-1');
     expect(JSON.parse(call.body)).toEqual({ message: 'hello', agent_id: 'triage' });
   });
@@ -105,6 +106,9 @@ describe('/api/v1/chat forwarding to care-consult', () => {
       });
       req.end();
     });
-    await expect(Promise.race([upstreamClosed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 3000))])).resolves.toBe('closed');
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise((r) => (timer = setTimeout(() => r('still open'), 3000)));
+    await expect(Promise.race([upstreamClosed.then(() => 'closed'), deadline])).resolves.toBe('closed');
+    clearTimeout(timer);
   });
 });
