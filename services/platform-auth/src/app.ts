@@ -23,7 +23,7 @@ import { createAuthService } from './auth/auth.service';
 import { LoginThrottle } from './auth/login-throttle';
 import { createPasswordHasher, type PasswordHasher } from './auth/password-hasher';
 import { createTokenIssuer } from './auth/token-issuer';
-import { createChatProxy } from './chat/chat-proxy';
+import { createChatProxy, type StreamRegistry } from './chat/chat-proxy';
 import { createKbRouter } from './kb/kb.routes';
 import { createKbService } from './kb/kb.service';
 import { createMemoryIndexer } from './kb/memory-indexer';
@@ -55,6 +55,8 @@ export interface AppDeps {
   fetchImpl?: typeof fetch;
   /** Shared hasher (its dummy hash is computed once). */
   hasher?: PasswordHasher;
+  /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams. */
+  streams?: StreamRegistry;
 }
 
 /** Verifier settings for the configured mode (DESIGN section 4). */
@@ -126,6 +128,6 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api/v1/config', createTenantConfigRouter(createTenantConfigService({ db, clock })));
   app.use('/api/v1/workflow', createWorkflowRouter(createWorkflowService({ db, clock })));
   app.use('/api/v1/kb', createKbRouter(createKbService({ db, clock, indexer })));
-  app.use('/api/v1/chat', createChatProxy({ upstream: config.CARE_CONSULT_URL, headersTimeoutMs: config.CHAT_CONNECT_TIMEOUT_MS, logger }));
+  app.use('/api/v1/chat', createChatProxy({ upstream: config.CARE_CONSULT_URL, headersTimeoutMs: config.CHAT_CONNECT_TIMEOUT_MS, logger, streams: deps.streams }));
   return finalizeApp(app);
 }

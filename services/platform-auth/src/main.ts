@@ -2,6 +2,7 @@ import path from 'node:path';
 import { openDatabase } from '@care/db';
 import { ConfigError, createLogger, createMetrics, HealthRegistry, startServer } from '@care/service-kit';
 import { createApp } from './app';
+import type { StreamRegistry } from './chat/chat-proxy';
 import { createAuditTrail } from './audit/audit.service';
 import { createPasswordHasher } from './auth/password-hasher';
 import { loadAuthConfig, type Config } from './config';
@@ -39,8 +40,9 @@ async function main(): Promise<void> {
     { email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD, tenantId: config.BOOTSTRAP_TENANT_ID },
   );
   const health = new HealthRegistry();
-  const app = createApp({ config, logger, db, clock, health, hasher, metrics: createMetrics('platform-auth') });
-  await startServer({
+  const streams: StreamRegistry = {};
+  const app = createApp({ config, logger, db, clock, health, hasher, streams, metrics: createMetrics('platform-auth') });
+  const running = await startServer({
     app,
     port: config.PORT,
     logger,
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
     onClose: [() => db.close()],
     handleSignals: true,
   });
+  streams.track = running.trackStream;
 }
 
 main().catch((err: unknown) => {

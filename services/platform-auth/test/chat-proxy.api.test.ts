@@ -1,6 +1,8 @@
 import http from 'node:http';
 import request from 'supertest';
 import { aUser, bearer, seedUser, type TestUser } from './builders/user.builder';
+import { startServer, createLogger } from '@care/service-kit';
+import type { StreamRegistry } from '../src/chat/chat-proxy';
 import { buildApp, openTestDb, type TestApp, type TestDb } from './support/harness';
 import { serve } from './support/raw-http';
 
@@ -94,6 +96,28 @@ describe('/api/v1/chat forwarding to care-consult', () => {
     const res = await request(down.app).post('/api/v1/chat').set('Authorization', bearer(user)).send({ message: 'x' });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('UPSTREAM_UNAVAILABLE');
+  });
+
+  it('ends open streams cleanly when the server shuts down', async () => {
+    const streams: StreamRegistry = {};
+    const tracked = buildApp(t.db, { CARE_CONSULT_URL: `http://127.0.0.1:${upstream.port}` }, { streams });
+    const running = await startServer({ app: tracked.app, port: 0, host: '127.0.0.1', logger: createLogger({ name: 't', level: 'silent' }), shutdownTimeoutMs: 10000 });
+    streams.track = running.trackStream;
+    const started = Date.now();
+    const ended = await new Promise<string>((resolve) => {
+      const req = http.request({ port: running.port, host: '127.0.0.1', method: 'GET', path: '/api/v1/chat/hang', headers: { authorization: bearer(user) } }, (res) => {
+        let body = '';
+        res.on('data', (c) => {
+          body += c;
+          if (!body.includes('done')) void running.shutdown('test');
+        });
+        res.on('end', () => resolve(body));
+      });
+      req.end();
+    });
+    expect(ended).toContain('event: message');
+    // Well before the 10 s drain bound: the stream was ended, not cut at the timeout.
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('cancels the upstream request when the client goes away', async () => {

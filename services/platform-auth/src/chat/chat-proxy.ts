@@ -11,6 +11,13 @@ export interface ChatProxyOptions {
   /** How long to wait for the upstream's response headers. */
   headersTimeoutMs: number;
   logger: Logger;
+  /** Registers open streams so a graceful shutdown can end them (set `track` to startServer's trackStream). */
+  streams?: StreamRegistry;
+}
+
+/** Late-bound hook to the server's stream tracking: the app is built before the server starts. */
+export interface StreamRegistry {
+  track?: (end: () => void) => () => void;
 }
 
 // RFC 9110 section 7.6.1 hop-by-hop fields, plus host and the length (recomputed when the body is re-sent).
@@ -83,6 +90,12 @@ export function createChatProxy(opts: ChatProxyOptions): RequestHandler {
       res.socket?.setNoDelay(true);
       res.writeHead(up.statusCode ?? 502, headers);
       res.flushHeaders();
+      // On shutdown the stream is ended cleanly instead of being cut when the drain timeout expires.
+      const untrack = opts.streams?.track?.(() => {
+        upstreamReq.destroy();
+        res.end();
+      });
+      if (untrack) res.on('close', untrack);
       up.pipe(res);
       up.on('error', () => res.destroy());
     });
