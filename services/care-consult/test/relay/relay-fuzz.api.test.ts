@@ -145,5 +145,5 @@ describe('relay callback fuzz', () => {
       'RELAY_CALLBACK_NOT_ALLOWED',
     ].filter((c) => (codes.get(c) ?? 0) === 0);
     expect(notReached).toEqual([]);
-  }, 240_000);
+  }, 600_000); // ~75 s alone on two cores; generous so a loaded CI machine does not turn slowness into a failure
 });
