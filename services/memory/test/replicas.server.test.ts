@@ -56,7 +56,6 @@ if (baseUri && !usable)
     );
     const fired = await Promise.all(loops.map((l) => l.tick()));
     expect(fired.reduce((x, y) => x + y, 0)).toBe(40);
-    expect(fired.filter((n) => n > 0).length).toBeGreaterThan(1);
     const status = await request(a).get('/api/v1/memory/status').set('X-Tenant-Id', 'replicas').expect(200);
     expect(status.body.reminders).toEqual({ pending: 0, fired: 40 });
     expect(status.body.tiers.episodic.total).toBe(40);

@@ -74,7 +74,9 @@ export function termsSql(terms: WeightedTerm[]): { cte: SQL; score: SQL } {
 }
 
 /**
- * Both searches in one statement: the `pool` nearest live memories by cosine distance (HNSW, iterative scan so
+ * Both searches in one statement. Sequential scans and explicit sorts are discouraged for it: otherwise the planner
+ * scans and sorts by distance (exact, O(partition)) whenever it underestimates the partition, instead of walking
+ * the HNSW index; such plans do not degrade gracefully as a partition grows. The searches: the `pool` nearest live memories by cosine distance (HNSW, iterative scan so
  * RLS and flag filters do not starve it) and the `pool` best full-text matches (GIN filter on the query's
  * not-too-common terms, ordered by IDF-weighted term coverage). Every candidate then gets both signals.
  * Ranks are SQL `rank()`: equal distances or scores share a rank, so identical memories score identically.
@@ -91,7 +93,9 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
   await tx.execute(
     sql`select set_config('hnsw.ef_search', ${String(Math.max(40, Math.min(1000, q.pool)))}, true),
                set_config('hnsw.iterative_scan', 'relaxed_order', true),
-               set_config('enable_indexscan', ${q.exact ? 'off' : 'on'}, true)`,
+               set_config('enable_indexscan', ${q.exact ? 'off' : 'on'}, true),
+               set_config('enable_seqscan', ${q.exact ? 'on' : 'off'}, true),
+               set_config('enable_sort', ${q.exact ? 'on' : 'off'}, true)`,
   );
   const result = await tx.execute<{
     id: string;
@@ -127,10 +131,11 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
     )
     select m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at, (m.resolved_at is not null) as resolved,
            v.vector_rank, 1 - (m.embedding::${vt} <=> ${qv}) as similarity, t.text_rank, ${score} as text_score
-    from (select id from v union select id from t) found
-    join memories m on m.tenant_id = ${q.tenantId} and m.id = found.id
-    left join v on v.id = found.id
-    left join t on t.id = found.id
+    from memories m
+    left join v on v.id = m.id
+    left join t on t.id = m.id
+    -- = any(array(...)) keeps this a primary-key lookup of the few candidates, never a scan of the partition.
+    where m.tenant_id = ${q.tenantId} and m.id = any(array(select id from v union select id from t))
   `);
   return result.rows.map((r) => ({
     id: r.id,
