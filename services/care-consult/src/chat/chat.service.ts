@@ -48,7 +48,7 @@ export class ChatService {
       agent = routeToAgent(this.deps.catalog, users.slice(-3).join('\n'), request.allow_clinical === true)?.agent;
       if (!agent) throw new ServiceUnavailableError('No specialist agent is available', 'NO_AGENTS');
     }
-    const lease = await this.deps.threads.begin(caller, request.thread_id);
+    const lease = request.thread_id ? await this.deps.threads.begin(caller, request.thread_id) : this.deps.threads.beginNew(caller);
     return { caller, request, latest, agent, routed, redFlag, lease };
   }
 
@@ -77,6 +77,17 @@ export class ChatService {
         offline: refusal ? true : provider.offline,
       },
     });
+    try {
+      await turn.lease.ready;
+    } catch (err) {
+      // A new thread's row could not be taken (database down, or another request won the fresh id): nothing
+      // was done and nothing is recorded; the client learns why.
+      const code = err instanceof AppError ? err.code : 'THREAD_UNAVAILABLE';
+      if (!(err instanceof AppError)) this.deps.logger.error({ err, requestId: turn.caller.requestId }, 'chat thread could not be taken');
+      emit({ event: 'error', data: { type: 'error', code, message: 'The conversation could not be started; please try again' } });
+      emit(DONE_EVENT);
+      return;
+    }
     try {
       if (refusal) {
         emit({ event: 'refusal', data: { type: 'refusal', reason: refusal.reason, message: refusal.message, category: refusal.category } });

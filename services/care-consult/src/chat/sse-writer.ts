@@ -26,6 +26,7 @@ export class SseWriter {
   private lastWrite = Date.now();
   private timer?: NodeJS.Timeout;
   private ended = false;
+  private corked = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -53,8 +54,9 @@ export class SseWriter {
   /** Writes one frame; objects are sent as JSON, strings as they are. Returns false if nothing was written. */
   send(event: string, data: unknown): boolean {
     if (this.closed) return false;
-    const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    const lines = payload.split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`).join('');
+    // JSON never holds a raw line break, so only strings need splitting into several data lines.
+    const lines =
+      typeof data === 'string' ? data.split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`).join('') : `data: ${JSON.stringify(data)}\n`;
     this.write(`id: ${this.nextId++}\nevent: ${event}\n${lines}\n`);
     return true;
   }
@@ -75,6 +77,15 @@ export class SseWriter {
 
   private write(chunk: string): void {
     this.lastWrite = Date.now();
+    // Frames written in the same tick (a burst of tokens) leave in one socket write instead of one each.
+    if (!this.corked) {
+      this.corked = true;
+      this.res.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.res.uncork();
+      });
+    }
     this.res.write(chunk);
   }
 

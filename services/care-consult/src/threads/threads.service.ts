@@ -16,6 +16,12 @@ export interface TurnLease {
   checkpointId: string;
   parentId: string | null;
   startedAt: Date;
+  /**
+   * Settles when the thread is held. Already settled for a named thread (taken before the stream opens, so a
+   * busy one gets 409); for a new thread the row is written while the stream opens, since a fresh id cannot be
+   * busy: the turn awaits it before any work and stops with an error frame if another request won it.
+   */
+  ready: Promise<void>;
 }
 
 /** How a turn ended. */
@@ -95,18 +101,42 @@ export class ThreadsService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Starts a turn on `threadId` (a new thread when absent or unknown). 409 when busy, 404 when not the caller's. */
-  async begin(scope: ThreadScope, threadId: string = randomUUID()): Promise<TurnLease> {
-    const now = this.clock();
-    const turnId = randomUUID();
+  /** Starts a turn on the caller's thread `threadId` (created when unknown). 409 when busy, 404 when not the caller's. */
+  async begin(scope: ThreadScope, threadId: string): Promise<TurnLease> {
+    const lease = this.lease(threadId);
+    const parentId = await this.acquire(scope, lease);
+    return { ...lease, parentId };
+  }
+
+  /** Starts a turn on a new thread with a fresh id; the row is written in the background (see `ready`). */
+  beginNew(scope: ThreadScope): TurnLease {
+    const lease = this.lease(randomUUID());
+    const ready = this.acquire(scope, lease).then(() => undefined);
+    ready.catch(() => undefined); // observed by the turn; this only keeps an early failure from being unhandled
+    return { ...lease, ready };
+  }
+
+  private lease(threadId: string): Omit<TurnLease, 'parentId'> & { parentId: null } {
+    return { threadId, turnId: randomUUID(), checkpointId: randomUUID(), parentId: null, startedAt: this.clock(), ready: Promise.resolve() };
+  }
+
+  private async acquire(scope: ThreadScope, lease: Omit<TurnLease, 'parentId'>): Promise<string | null> {
+    const now = lease.startedAt;
     const result = await this.database.withTenant(scope.tenantId, (tx) =>
-      acquireTurn(tx, { tenantId: scope.tenantId, threadId, ownerId: scope.userId, turnId, now, until: new Date(now.getTime() + this.leaseMs) }),
+      acquireTurn(tx, {
+        tenantId: scope.tenantId,
+        threadId: lease.threadId,
+        ownerId: scope.userId,
+        turnId: lease.turnId,
+        now,
+        until: new Date(now.getTime() + this.leaseMs),
+      }),
     );
     if (!result.ok) {
       if (result.reason === 'busy') throw new ConflictError('This thread is answering another request; try again when it is done', 'THREAD_BUSY');
-      throw new NotFoundError(`No thread with id "${threadId}"`, 'THREAD_NOT_FOUND');
+      throw new NotFoundError(`No thread with id "${lease.threadId}"`, 'THREAD_NOT_FOUND');
     }
-    return { threadId, turnId, checkpointId: randomUUID(), parentId: result.lastCheckpointId, startedAt: now };
+    return result.lastCheckpointId;
   }
 
   /** Stores the turn's checkpoint and frees the thread. */

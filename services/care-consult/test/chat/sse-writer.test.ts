@@ -69,7 +69,7 @@ describe('SSE writer', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('token', 'tool_end', 'message'), fc.jsonValue()), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), (events, cuts) => {
         let raw = '';
-        const res = { write: (c: string) => (raw += c), writeHead: () => undefined, flushHeaders: () => undefined, once: () => undefined, end: () => undefined, destroyed: false, writableEnded: false };
+        const res = { write: (c: string) => (raw += c), cork: () => undefined, uncork: () => undefined, writeHead: () => undefined, flushHeaders: () => undefined, once: () => undefined, end: () => undefined, destroyed: false, writableEnded: false };
         const w = new SseWriter(res as unknown as http.ServerResponse, { heartbeatMs: 0 });
         for (const [event, data] of events) w.send(event, { data });
         const seen: Array<{ event: string; data: string }> = [];

@@ -47,12 +47,23 @@ describe('thread leases', () => {
     await expect(threads.begin(scope, 'released-thread')).resolves.toMatchObject({ threadId: 'released-thread' });
   });
 
-  it('gives every turn of a new thread a parent chain through the previous checkpoint', async () => {
+  it('holds a new thread once its row is written and chains the next turn to the previous checkpoint', async () => {
     const threads = new ThreadsService(database, 60_000, clock);
-    const first = await threads.begin(scope);
+    const first = threads.beginNew(scope);
+    await first.ready;
     expect(first.parentId).toBeNull();
+    await expect(threads.begin(scope, first.threadId)).rejects.toMatchObject({ status: 409 });
     await threads.complete(scope, first, record('aborted'));
     const second = await threads.begin(scope, first.threadId);
     expect(second.parentId).toBe(first.checkpointId);
+  });
+});
+
+describe('a new thread when the database is gone', () => {
+  it('rejects the lease readiness instead of pretending the thread is held', async () => {
+    const database = await openCareConsultDatabase({ uri: 'pglite://memory' });
+    await database.close();
+    const lease = new ThreadsService(database, 60_000).beginNew({ tenantId: 't', userId: 'u' });
+    await expect(lease.ready).rejects.toBeTruthy();
   });
 });

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// 1,000 concurrent POST /api/chat streams on the built-in offline engine against a bare SSE writer in the same
+// run (issue 6 targets: time to first event p99 < 50 ms, server RSS < 400 MB). The server runs in a child process
+// so its RSS is its own; this process is only the clients. Run after `pnpm --filter @care/care-consult build`.
+// Bounded: two phases of STREAMS requests each, loopback only, ~1 min. `pnpm --filter @care/care-consult bench`.
+import { fork } from 'node:child_process';
+import http from 'node:http';
+import os from 'node:os';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const service = path.resolve(here, '../../services/care-consult');
+const requireService = createRequire(path.join(service, 'package.json'));
+const jwt = requireService('jsonwebtoken');
+
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
+const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 2000);
+// 10 tokens/s per stream: 1,000 streams make 10,000 frames/s, what this 2-core machine can carry alongside the clients.
+const TOKEN_DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 100);
+const FRAMES = Number(process.env.BENCH_BARE_FRAMES ?? 150);
+// A PostgreSQL server when one is known (a throwaway database on TEST_DATABASE_URI): what a deployment serving
+// 1,000 streams runs. Else embedded PGlite, whose WASM heap alone is several hundred MB of the server's RSS.
+let throwaway;
+if (!process.env.BENCH_DATABASE_URI && process.env.TEST_DATABASE_URI) {
+  throwaway = await requireService('@care/db/testing').createServerTestDatabase(process.env.TEST_DATABASE_URI);
+}
+const DATABASE_URI = process.env.BENCH_DATABASE_URI ?? throwaway?.uri ?? 'pglite://memory';
+const SECRET = 'bench-secret-0123456789abcdefghijklmnop';
+
+const token = (i) =>
+  jwt.sign({ email: `b${i}@bench.test`, tenantId: `bench-${i % 10}`, roles: ['USER'] }, SECRET, {
+    algorithm: 'HS256', subject: `bench-user-${i}`, issuer: 'care-platform', audience: 'care-platform', expiresIn: 600,
+  });
+const TOKENS = Array.from({ length: 50 }, (_, i) => token(i));
+const BODY = JSON.stringify({ messages: [{ role: 'user', content: 'How can I build a calmer bedtime routine and sleep better?' }], agent_id: 'sleep-coach' });
+const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+
+/** One stream: time to the first complete frame, frames counted, status. */
+function stream(port, i) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let first;
+    let frames = 0;
+    let tail = '';
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/api/chat', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKENS[i % TOKENS.length]}` } },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          const text = tail + chunk;
+          const n = text.split('\n\n').length - 1;
+          if (n && first === undefined) first = performance.now() - t0;
+          frames += (text.match(/\nevent: /g) ?? []).length;
+          tail = text.slice(text.lastIndexOf('\n\n') + 2);
+        });
+        res.on('end', () => resolve({ status: res.statusCode, first, frames, total: performance.now() - t0 }));
+      },
+    );
+    req.on('error', (err) => resolve({ status: 0, error: err.message }));
+    req.end(BODY);
+  });
+}
+
+async function phase(port, ramp) {
+  const started = performance.now();
+  const runs = [];
+  for (let i = 0; i < STREAMS; i++) {
+    runs.push(stream(port, i));
+    if (ramp && i % 10 === 9) await new Promise((r) => setTimeout(r, (ramp * 10) / STREAMS));
+  }
+  const results = await Promise.all(runs);
+  const wall = (performance.now() - started) / 1000;
+  const ok = results.filter((r) => r.status === 200);
+  const firsts = ok.map((r) => r.first).sort((a, b) => a - b);
+  const q = (p) => (firsts.length ? firsts[Math.min(firsts.length - 1, Math.floor(p * firsts.length))] : NaN);
+  const events = ok.reduce((n, r) => n + r.frames, 0);
+  return { ok: ok.length, failed: results.length - ok.length, p50: q(0.5), p99: q(0.99), events, eventsPerSec: events / wall, wall, errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))] };
+}
+
+const child = fork(path.join(here, 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [] });
+const ask = (type) => new Promise((resolve) => { child.once('message', resolve); child.send({ type }); });
+const ready = await new Promise((resolve) => child.on('message', (m) => m.type === 'ready' && resolve(m)));
+const rows = [];
+const guard = setTimeout(() => { console.error('bench exceeded 3 minutes, stopping'); child.kill(); process.exit(2); }, 180_000);
+for (const [label, chatPort, barePort, ramp] of [
+  [`paced (${TOKEN_DELAY_MS} ms/token, ${STREAMS} open together, ramp ${RAMP_MS} ms)`, ready.ports.chatPaced, ready.ports.barePaced, RAMP_MS],
+  [`unpaced (${STREAMS} at once)`, ready.ports.chatFast, ready.ports.bareFast, 0],
+]) {
+  await stream(chatPort, 0); // warm-up: catalog index, retrieval index, JIT
+  await ask('rss');
+  const chat = await phase(chatPort, ramp);
+  const chatRss = await ask('rss');
+  const bare = await phase(barePort, ramp);
+  const bareRss = await ask('rss');
+  rows.push({ label, chat, bare, chatRss: chatRss.peak, bareRss: bareRss.peak, chatSrv: chatRss, bareSrv: bareRss });
+}
+clearTimeout(guard);
+child.send({ type: 'stop' });
+await new Promise((r) => child.once('exit', r));
+await throwaway?.drop();
+
+const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+const ms = (v) => `${v.toFixed(1)} ms`;
+const dbLabel = DATABASE_URI.startsWith('pglite') ? 'embedded PGlite' : `PostgreSQL ${DATABASE_URI.split('@').pop()}`;
+console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}, ${dbLabel})\n`);
+console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame p50 / p99 | accept -> request p50 | server loop delay p99 | events | events/s | peak server RSS |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  for (const [name, m, srv] of [['care-consult chat', r.chat, r.chatSrv], ['bare SSE writer', r.bare, r.bareSrv]]) {
+    console.log(`| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.acceptP50)} | ${ms(srv.loopP99)} | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} |`);
+  }
+}
+console.log('\n| phase | events/s ratio chat / bare | first event p99 ratio (client) | target p99 < 50 ms (client) | target RSS < 400 MB |');
+console.log('|---|---|---|---|---|');
+for (const r of rows) {
+  console.log(`| ${r.label} | ${(r.chat.eventsPerSec / r.bare.eventsPerSec).toFixed(2)} | ${(r.chat.p99 / r.bare.p99).toFixed(1)}x | ${r.chat.p99 < 50 ? 'met' : 'MISSED'} (${ms(r.chat.p99)}) | ${r.chatRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'} (${mb(r.chatRss)}) |`);
+}
+console.log(`\nMachine load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores.`);
+for (const r of rows) for (const m of [r.chat, r.bare]) if (m.errors.length) console.log(`\nerrors (${r.label}): ${m.errors.join('; ')}`);

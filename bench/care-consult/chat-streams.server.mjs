@@ -1,0 +1,112 @@
+// Child process of chat-streams.mjs: runs the care-consult app (built dist, offline engine) and a bare SSE
+// writer side by side, each on its own loopback port, and reports its own peak RSS. Stops when the parent says so.
+import http from 'node:http';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const service = path.resolve(here, '../../services/care-consult');
+const require = createRequire(path.join(service, 'package.json'));
+const { createApp, createAppDeps } = require(path.join(service, 'dist/app.js'));
+const { CatalogStore } = require(path.join(service, 'dist/catalog/catalog.store.js'));
+const { loadAppConfig } = require(path.join(service, 'dist/config.js'));
+const { openCareConsultDatabase } = require(path.join(service, 'dist/db/database.js'));
+const { SseWriter } = require(path.join(service, 'dist/chat/sse-writer.js'));
+const { createLogger } = require('@care/service-kit');
+
+const { secret, tokenDelayMs, databaseUri, frames } = JSON.parse(process.argv[2]);
+const logger = createLogger({ name: 'bench', level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+const database = await openCareConsultDatabase({ uri: databaseUri });
+const servers = [];
+
+async function chatApp(delay) {
+  const config = loadAppConfig({ JWT_SECRET: secret, WORKSPACE_WATCH: 'false', LOG_LEVEL: 'error', CHAT_OFFLINE_TOKEN_DELAY_MS: String(delay), CHAT_HEARTBEAT_MS: '15000' });
+  const catalog = new CatalogStore({ root: config.WORKSPACE_ROOT ?? path.join(service, 'workspace'), logger });
+  await catalog.load();
+  return createApp(createAppDeps({ config, logger, database, catalog }));
+}
+
+// The baseline: the same SseWriter, the same number of frames at the same pace, and nothing else (no auth,
+// validation, routing, retrieval, database or audit).
+function bareApp(delay) {
+  return (req, res) => {
+    req.resume();
+    const w = new SseWriter(res, { heartbeatMs: 15000 });
+    w.open();
+    w.send('message', { type: 'message', role: 'assistant' });
+    let i = 0;
+    const next = () => {
+      if (w.closed) return;
+      if (i++ < frames) {
+        w.send('token', { type: 'token', content: 'word ' });
+        return delay ? setTimeout(next, delay) : setImmediate(next);
+      }
+      w.send('suggestions', { type: 'suggestions', items: ['a'], suggestions: ['a'] });
+      w.send('done', '[DONE]');
+      w.end();
+    };
+    next();
+  };
+}
+
+// Server-side time to first event (request in -> first frame written) and event-loop delay, so the report can
+// tell the server's latency from the client process's own lag.
+let firstWrites = [];
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+let acceptToRequest = [];
+function timed(handler) {
+  return (req, res) => {
+    const t0 = performance.now();
+    acceptToRequest.push(t0 - req.socket.acceptedAt);
+    const write = res.write;
+    res.write = function (...args) {
+      res.write = write;
+      firstWrites.push(performance.now() - t0);
+      return write.apply(this, args);
+    };
+    handler(req, res);
+  };
+}
+
+async function listen(handler) {
+  const server = http.createServer(timed(handler));
+  server.on('connection', (socket) => (socket.acceptedAt = performance.now()));
+  server.maxConnections = 10000;
+  await new Promise((r) => server.listen(0, '127.0.0.1', 2048, r));
+  servers.push(server);
+  return server.address().port;
+}
+
+let peakRss = process.memoryUsage().rss;
+setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25).unref();
+
+const ports = {
+  chatPaced: await listen(await chatApp(tokenDelayMs)),
+  barePaced: await listen(bareApp(tokenDelayMs)),
+  chatFast: await listen(await chatApp(0)),
+  bareFast: await listen(bareApp(0)),
+};
+process.send({ type: 'ready', ports, rss: process.memoryUsage().rss });
+process.on('message', async (m) => {
+  if (m.type === 'rss') {
+    const sorted = firstWrites.sort((a, b) => a - b);
+    const q = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
+    process.send({ type: 'rss', peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN });
+    acceptToRequest = [];
+    peakRss = process.memoryUsage().rss;
+    firstWrites = [];
+    loopDelay.reset();
+  }
+  if (m.type === 'stop') {
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+    await database.close();
+    process.exit(0);
+  }
+});
