@@ -4,7 +4,7 @@
 import { pathToFileURL } from 'node:url';
 import { dist, fmt, jwt, kit, listen, load, openBenchDb, SECRET, table } from './common.mjs';
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const DURATION = Number(process.env.BENCH_DURATION ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 function baseApp(withPipeline, db) {
