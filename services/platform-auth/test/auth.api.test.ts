@@ -106,6 +106,20 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
     h.clock.advance(-31 * 24 * 3600);
   });
 
+  it('refreshes and logs in even when a stale access token is sent along', async () => {
+    const u = await seedUser(t.db, h.hasher, aUser().build());
+    const first = (await login(u.email, u.password)).body;
+    h.clock.advance(901);
+    const refreshed = await request(h.app).post('/api/v1/auth/refresh').set('Authorization', `Bearer ${first.idToken}`).send({ refreshToken: first.refreshToken });
+    expect(refreshed.status).toBe(200);
+    expect((await request(h.app).post('/api/v1/auth/login').set('Authorization', 'Bearer garbage').send({ email: u.email, password: u.password })).status).toBe(200);
+    const me = await request(h.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${first.idToken}`);
+    expect(me.status).toBe(401);
+    expect(me.body.code).toBe('INVALID_TOKEN');
+    expect(me.headers['www-authenticate']).toMatch(/invalid_token/);
+    h.clock.advance(-901);
+  });
+
   it('logs out by revoking the family, answering 204 also for unknown tokens', async () => {
     const u = await seedUser(t.db, h.hasher, aUser().build());
     const { refreshToken } = (await login(u.email, u.password)).body;

@@ -29,7 +29,7 @@ export function createAuthRouter(auth: AuthService | undefined): Router {
     res.status(204).end();
   });
   router.get('/me', (req, res) => {
-    if (!req.principal) throw new UnauthorizedError();
+    if (!req.principal) throw res.locals.authError ?? new UnauthorizedError();
     res.set('Cache-Control', 'no-store').json(describePrincipal(req.principal));
   });
   return router;

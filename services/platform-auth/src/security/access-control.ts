@@ -22,7 +22,8 @@ export const CHAIN_OPEN_PATHS = ['/api/v1/chat/**', '/api/v1/workflow/**', '/api
 
 /**
  * The request pipeline of the spec, in order: path firewall, JWT filter (security + tenant context on
- * `req.principal`), open paths, authentication required outside the chain-open areas, then the scope check
+ * `req.principal`), open paths (where a bad token is remembered in `res.locals.authError`, not fatal),
+ * authentication required outside the chain-open areas, then the scope check
  * against the path-scope map (deny when no mapping). Missing or invalid token: 401 with
  * `WWW-Authenticate: Bearer`; authenticated without the scope, or no mapping: 403.
  */
@@ -37,9 +38,19 @@ export function accessControl(options: AccessControlOptions): RequestHandler {
       if (!canonical.ok) throw new AppError('NON_CANONICAL_PATH', `The request path is not in canonical form (${canonical.reason})`, 400);
       const path = canonical.path;
       res.locals.canonicalPath = path;
+      if (OPEN_PATHS.some((p) => matchesPattern(p, path))) {
+        // Open paths must work with a stale token attached (a client refreshing after its access token expired):
+        // a bad token is only remembered, for endpoints there that need a caller (`/auth/me`).
+        try {
+          const token = readBearerToken(req.headers.authorization);
+          if (token !== undefined) req.principal = await options.verifier.verify(token);
+        } catch (err) {
+          res.locals.authError = err;
+        }
+        return;
+      }
       const token = readBearerToken(req.headers.authorization);
       if (token !== undefined) req.principal = await options.verifier.verify(token);
-      if (OPEN_PATHS.some((p) => matchesPattern(p, path))) return;
       if (!req.principal && !CHAIN_OPEN_PATHS.some((p) => matchesPattern(p, path))) throw new UnauthorizedError();
       const mapping = (await options.scopeMap.get()).find(req.method, path);
       if (!mapping) throw new ForbiddenError('No access rule covers this request', 'NO_SCOPE_MAPPING');
