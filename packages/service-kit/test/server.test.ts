@@ -20,7 +20,15 @@ describe('startServer graceful shutdown', () => {
     const app = createServiceApp({ logger: silent, corsOrigins: [] });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    // Shutdown must start only once both requests are in flight, however slow the machine is.
+    let arrived = 0;
+    let bothArrived!: () => void;
+    const inFlight = new Promise<void>((r) => (bothArrived = r));
+    const arrive = () => {
+      if (++arrived === 2) bothArrived();
+    };
     app.get('/slow', async (_req, res) => {
+      arrive();
       await gate;
       res.json({ finished: true });
     });
@@ -32,6 +40,7 @@ describe('startServer graceful shutdown', () => {
         res.end('event: done\ndata: [DONE]\n\n');
       });
       res.on('close', untrack);
+      arrive();
     });
     finalizeApp(app);
     const health = new HealthRegistry();
@@ -40,7 +49,7 @@ describe('startServer graceful shutdown', () => {
     ref.running = running;
     const slow = get(running.port, '/slow');
     const stream = get(running.port, '/stream');
-    await new Promise((r) => setTimeout(r, 100));
+    await inFlight;
     const stopping = running.shutdown('test');
     expect((await health.readiness()).status).toBe('OUT_OF_SERVICE');
     await expect(get(running.port, '/slow')).rejects.toThrow();
