@@ -53,6 +53,18 @@ const unitVector = () => {
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
 };
+// Embeddings are not uniform on the sphere: they cluster by topic. VECTORS=clustered (default) draws each vector
+// near one of 1,000 random topic centres (noise comparable to the centre's weight); VECTORS=uniform draws uniform
+// random unit vectors, the worst case for any graph index.
+const UNIFORM = process.env.VECTORS === 'uniform';
+const CENTRES = Array.from({ length: 1000 }, () => unitVector());
+const dataVector = () => {
+  if (UNIFORM) return unitVector();
+  const c = CENTRES[Math.floor(rand() * CENTRES.length)];
+  const v = c.map((x) => x + (rand() - 0.5) * 0.12);
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
 const SYL = [
   'ka',
   'lo',
@@ -112,7 +124,7 @@ async function measureSize(n) {
     for (let j = i; j < Math.min(n, i + 5000); j++) {
       ids.push(`m${j}`);
       lines.push(
-        `${TENANT},m${j},episodic,EPISODIC,SYSTEM,${words(12)},${DIM},"[${unitVector()
+        `${TENANT},m${j},episodic,EPISODIC,SYSTEM,${words(12)},${DIM},"[${dataVector()
           .map((x) => x.toFixed(6))
           .join(',')}]"`,
       );
@@ -140,13 +152,13 @@ async function measureSize(n) {
   const extra = 200;
   for (let j = 0; j < extra; j++) {
     await database.db.execute(
-      sql`insert into memories (tenant_id, id, tier, type, source, text, dim, embedding) values (${TENANT}, ${`x${j}`}, 'episodic', 'EPISODIC', 'SYSTEM', ${words(12)}, ${DIM}, ${JSON.stringify(unitVector())}::vector)`,
+      sql`insert into memories (tenant_id, id, tier, type, source, text, dim, embedding) values (${TENANT}, ${`x${j}`}, 'episodic', 'EPISODIC', 'SYSTEM', ${words(12)}, ${DIM}, ${JSON.stringify(dataVector())}::vector)`,
     );
   }
   const insertRate = extra / ((Date.now() - t) / 1000);
 
   const queries = Array.from({ length: 100 }, () => words(3));
-  const embeddings = new FixedProvider(new Map(queries.map((q) => [q, unitVector()])));
+  const embeddings = new FixedProvider(new Map(queries.map((q) => [q, dataVector()])));
   const deps = { config, logger, database, embeddings, indexes };
   const app = createApp(deps);
   const server = http.createServer(app);
@@ -259,7 +271,9 @@ async function measureApiIngestion(count) {
 }
 
 const header = () => {
-  console.log('\n# Memory recall latency (embedded PGlite + pgvector HNSW, 512-d)\n');
+  console.log(
+    `\n# Memory recall latency (embedded PGlite + pgvector HNSW, 512-d, ${UNIFORM ? 'uniform random' : 'clustered random'} vectors)\n`,
+  );
   console.log(
     `Recall = POST /api/v1/memory/recall over loopback HTTP, topK 10, both searches + fusion + access stats; ${QUERIES} requests after one cold pass over 100 distinct queries.`,
   );
