@@ -28,18 +28,23 @@ const FORBIDDEN_RAW = /[\s\u0000-\u001f\u007f-\u009f\\#]/;
 // Percent-encoded dot, slash, backslash and control characters: decoded differently by different receivers.
 const FORBIDDEN_ENCODED = /%(?:2e|2f|5c|[01][0-9a-f]|7f)/i;
 
+let lastAcceptedScheme: string | undefined;
+
 function reject(): never {
   throw new RelayError('RELAY_CALLBACK_NOT_ALLOWED', 'callback URL is not on the allowlist');
 }
 
 /** Checks a companion scheme from configuration; throws RELAY_INVALID_COMPANION_SCHEME when unusable. */
 export function assertCompanionScheme(scheme: string): void {
+  // The decision is a pure function of the string: the last accepted one (the configured scheme) is remembered.
+  if (scheme === lastAcceptedScheme) return;
   if (typeof scheme !== 'string' || !SCHEME_PATTERN.test(scheme) || FORBIDDEN_SCHEMES.has(scheme)) {
     throw new RelayError(
       'RELAY_INVALID_COMPANION_SCHEME',
       'companion scheme is not a usable custom URL scheme',
     );
   }
+  lastAcceptedScheme = scheme;
 }
 
 /**
@@ -83,20 +88,32 @@ export function validateCallbackUrl(url: string, companionScheme: string = DEFAU
   return reject();
 }
 
-// Callback URLs that passed validateCallbackUrl, keyed by scheme and URL. Validation is a pure function of the two,
-// so a hit is exactly as valid; the bound keeps memory small (oldest entry dropped first).
+// Callback URLs that passed validateCallbackUrl under `allowedScheme`. Validation is a pure function of the URL
+// string and the scheme, so a hit is exactly as valid; only accepted URLs are stored, keyed by the exact string, so
+// a rejected one is validated (and rejected) again every time. A call with another scheme empties the cache (one
+// service has one scheme). At most ALLOWED_CACHE_SIZE entries: the oldest is dropped first.
 const ALLOWED_CACHE_SIZE = 1024;
 const allowedCache = new Set<string>();
+let allowedScheme: string | undefined;
+// The last URL accepted under allowedScheme: one string comparison instead of hashing it for the set.
+let lastAllowed: string | undefined;
 
 /**
  * Same decision as validateCallbackUrl without returning the parsed URL; remembers recent accepted URLs so the
  * resolution of many tickets for one runtime's callback parses it once.
  */
 export function assertCallbackAllowed(url: string, companionScheme: string): void {
-  const key = `${companionScheme} ${url}`;
-  if (typeof url === 'string' && allowedCache.has(key)) return;
+  if (companionScheme === allowedScheme && (url === lastAllowed || allowedCache.has(url))) {
+    lastAllowed = url;
+    return;
+  }
   validateCallbackUrl(url, companionScheme);
+  if (companionScheme !== allowedScheme) {
+    allowedCache.clear();
+    allowedScheme = companionScheme;
+  }
+  lastAllowed = url;
   if (allowedCache.size >= ALLOWED_CACHE_SIZE)
     allowedCache.delete(allowedCache.values().next().value as string);
-  allowedCache.add(key);
+  allowedCache.add(url);
 }

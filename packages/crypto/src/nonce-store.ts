@@ -3,10 +3,12 @@ import { RelayError } from './relay-error';
 /** The set of consumed nonces supplied by the caller of resolveRelayTicket. */
 export interface NonceStore {
   /**
-   * Records a nonce until `expiresAtSec` (UNIX seconds) has passed. Resolves true when this is its first use
-   * (and it is now recorded), false when it was already used. Must be atomic across every process sharing it.
+   * Records a nonce until `expiresAtSec` (UNIX seconds) has passed. Gives true when this is its first use (and it is
+   * now recorded), false when it was already used. Must be atomic across every process sharing it. A store that
+   * can answer at once (in-process) returns the boolean itself, a remote one a promise; a fault is a throw or a
+   * rejection.
    */
-  consume(nonce: string, expiresAtSec: number): Promise<boolean>;
+  consume(nonce: string, expiresAtSec: number): boolean | Promise<boolean>;
 }
 
 /** Options of the in-process store. */
@@ -28,8 +30,11 @@ export const DEFAULT_MAX_NONCE_ENTRIES = 100_000;
  * Use RedisNonceStore when more than one process resolves tickets.
  */
 export class InMemoryNonceStore implements NonceStore {
-  private readonly expiries = new Map<string, number>();
-  private readonly heap: Array<[number, string]> = [];
+  // Recorded nonces (membership only) and a binary min-heap on expiry in two parallel arrays, so a record allocates
+  // no tuple: `heapExpiry[i]` is the expiry second of `heapNonce[i]`.
+  private readonly nonces = new Set<string>();
+  private readonly heapExpiry: number[] = [];
+  private readonly heapNonce: string[] = [];
   private readonly maxEntries: number;
   private readonly now: () => number;
 
@@ -43,64 +48,67 @@ export class InMemoryNonceStore implements NonceStore {
 
   /** Number of nonces currently recorded (expired ones may remain until the next consume). */
   get size(): number {
-    return this.expiries.size;
+    return this.nonces.size;
   }
 
-  /** See {@link NonceStore.consume}. Throws RELAY_NONCE_STORE_FULL when the cap of live entries is reached. */
-  async consume(nonce: string, expiresAtSec: number): Promise<boolean> {
+  /**
+   * See {@link NonceStore.consume}; answers synchronously. Throws RELAY_NONCE_STORE_FULL when the cap of live
+   * entries is reached, TypeError on an empty nonce or a non-integer expiry.
+   */
+  consume(nonce: string, expiresAtSec: number): boolean {
     if (typeof nonce !== 'string' || nonce.length === 0 || !Number.isSafeInteger(expiresAtSec)) {
       throw new TypeError('consume needs a non-empty nonce and an integer expiry');
     }
-    this.prune(this.now());
-    const known = this.expiries.get(nonce);
-    if (known !== undefined) return false;
-    if (this.expiries.size >= this.maxEntries) {
+    // Drops entries whose expiry second is over: a ticket is accepted up to and including its `exp` instant.
+    const nowMs = this.now();
+    while (this.heapExpiry.length > 0 && this.heapExpiry[0] * 1000 < nowMs) this.nonces.delete(this.pop());
+    if (this.nonces.has(nonce)) return false;
+    if (this.nonces.size >= this.maxEntries) {
       throw new RelayError('RELAY_NONCE_STORE_FULL', 'too many relay tickets in flight; try again shortly');
     }
-    this.expiries.set(nonce, expiresAtSec);
-    this.push([expiresAtSec, nonce]);
+    this.nonces.add(nonce);
+    this.push(expiresAtSec, nonce);
     return true;
   }
 
-  // Drops entries whose expiry second is over: a ticket is accepted up to and including its `exp` instant.
-  private prune(nowMs: number): void {
-    const heap = this.heap;
-    while (heap.length > 0 && heap[0][0] * 1000 < nowMs) {
-      const [, nonce] = this.pop();
-      this.expiries.delete(nonce);
-    }
-  }
-
-  private push(item: [number, string]): void {
-    const heap = this.heap;
-    heap.push(item);
-    let i = heap.length - 1;
+  private push(expiry: number, nonce: string): void {
+    const exps = this.heapExpiry;
+    const nonces = this.heapNonce;
+    let i = exps.length;
+    // Sift up by moving parents down into the hole, then write the new entry once.
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (heap[parent][0] <= heap[i][0]) break;
-      [heap[parent], heap[i]] = [heap[i], heap[parent]];
+      if (exps[parent] <= expiry) break;
+      exps[i] = exps[parent];
+      nonces[i] = nonces[parent];
       i = parent;
     }
+    exps[i] = expiry;
+    nonces[i] = nonce;
   }
 
-  private pop(): [number, string] {
-    const heap = this.heap;
-    const top = heap[0];
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && heap[l][0] < heap[m][0]) m = l;
-        if (r < heap.length && heap[r][0] < heap[m][0]) m = r;
-        if (m === i) break;
-        [heap[m], heap[i]] = [heap[i], heap[m]];
-        i = m;
-      }
+  // Removes the earliest entry and returns its nonce.
+  private pop(): string {
+    const exps = this.heapExpiry;
+    const nonces = this.heapNonce;
+    const top = nonces[0];
+    const lastExpiry = exps.pop()!;
+    const lastNonce = nonces.pop()!;
+    const n = exps.length;
+    if (n === 0) return top;
+    // Sift the last entry down from the root by moving the smaller child up into the hole.
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const m = l + 1 < n && exps[l + 1] < exps[l] ? l + 1 : l;
+      if (exps[m] >= lastExpiry) break;
+      exps[i] = exps[m];
+      nonces[i] = nonces[m];
+      i = m;
     }
+    exps[i] = lastExpiry;
+    nonces[i] = lastNonce;
     return top;
   }
 }

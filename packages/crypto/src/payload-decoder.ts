@@ -3,17 +3,21 @@ import {
   MAX_RELAY_TICKET_LENGTH,
   RELAY_PROTOCOL_VERSION,
   canonicalPayloadJson,
+  isControlFreeRelayId,
+  isLowerHexRun,
   isRelayId,
   malformed,
 } from './relay-ticket';
 import type { RelayTicketPayload } from './relay-ticket';
 
+const NONCE_HEX_LENGTH = 32;
 // Large enough for the longest accepted ticket (base64url decodes to 3/4 of its length).
 const scratch = Buffer.alloc(MAX_RELAY_TICKET_LENGTH);
 const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const NONCE_PATTERN = /^[0-9a-f]{32}$/;
-// eslint-disable-next-line no-control-regex -- a backslash or control character anywhere: take the slow path
-const NEEDS_ESCAPE = /[\\\u0000-\u001f]/;
+// A backslash, a C0 control (both only ever escaped in JSON) or a C1 control or DEL (never valid in an identifier)
+// anywhere: take the slow path, which decides exactly. Past this test no field holds a control character.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const FAST_PATH_BLOCKER = /[\\\u0000-\u001f\u007f-\u009f]/;
 // Canonical unpadded base64url: no length that leaves a lone 6-bit group, and no stray bits in the last character
 // (Node's decoder ignores them, so two spellings would decode to the same bytes).
 function isCanonicalBase64url(segment: string): boolean {
@@ -53,12 +57,13 @@ function integerAt(text: string, pos: number): number {
 /**
  * Fast path, for text decoded from valid UTF-8 (so without lone surrogates): reads text that is literally
  * `{"cb":"…","cid":"…","exp":N,"iat":N,"nonce":"…","pid":"…","uid":"…","v":N}` (RFC 8785 key order), with no
- * character that JSON escapes anywhere (so no string holds an escape) and integers without sign or leading zero.
+ * character that JSON escapes anywhere (so no string holds an escape), no C1 control or DEL either (so no field holds
+ * a control character) and integers without sign or leading zero.
  * Such text is its own canonical form, so accepting it is exactly as strict as JSON.parse plus a canonical
  * comparison. Anything else returns undefined and takes that slow path.
  */
 export function scanCanonicalPayload(text: string): RelayTicketPayload | undefined {
-  if (NEEDS_ESCAPE.test(text) || !literalAt(text, 0, '{"cb":')) return undefined;
+  if (FAST_PATH_BLOCKER.test(text) || !literalAt(text, 0, '{"cb":')) return undefined;
   const cbEnd = stringEnd(text, 6);
   if (!literalAt(text, cbEnd, ',"cid":')) return undefined;
   const cidEnd = stringEnd(text, cbEnd + 7);
@@ -119,11 +124,17 @@ export function decodePayloadSegment(segment: string): RelayTicketPayload {
   if (segment.length > MAX_RELAY_TICKET_LENGTH || !isCanonicalBase64url(segment)) malformed();
   // Decoded into a reused buffer (no allocation); nothing awaits before it is read, so no other call can interleave.
   const length = scratch.write(segment, 'base64url');
-  if (!isUtf8(scratch.subarray(0, length))) malformed();
   const text = scratch.toString('utf8', 0, length);
-  const p = scanCanonicalPayload(text) ?? parseCanonicalPayload(text);
-  if (p.v !== RELAY_PROTOCOL_VERSION || !isRelayId(p.uid) || !isRelayId(p.pid) || !isRelayId(p.cid))
+  // Decoding turns every invalid UTF-8 sequence into U+FFFD, so only a text holding one needs the exact check.
+  if (text.includes('\uFFFD') && !isUtf8(scratch.subarray(0, length))) malformed();
+  const scanned = scanCanonicalPayload(text);
+  const p = scanned ?? parseCanonicalPayload(text);
+  if (p.v !== RELAY_PROTOCOL_VERSION || !isLowerHexRun(p.nonce, 0, NONCE_HEX_LENGTH) || p.iat < 0 || p.exp < 0)
     malformed();
-  if (!NONCE_PATTERN.test(p.nonce) || p.iat < 0 || p.exp < 0) malformed();
+  const idsOk =
+    scanned !== undefined
+      ? isControlFreeRelayId(p.uid) && isControlFreeRelayId(p.pid) && isControlFreeRelayId(p.cid)
+      : isRelayId(p.uid) && isRelayId(p.pid) && isRelayId(p.cid);
+  if (!idsOk) malformed();
   return p;
 }

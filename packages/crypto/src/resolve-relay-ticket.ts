@@ -4,6 +4,7 @@ import type { NonceStore } from './nonce-store';
 import { RelayError } from './relay-error';
 import { relayKeyList, verifySegment } from './relay-keys';
 import type { RelayKeys } from './relay-keys';
+import type { RelayTicketPayload } from './relay-ticket';
 import {
   MAX_RELAY_TICKET_LENGTH,
   MAX_RELAY_TICKET_TTL_SECONDS,
@@ -76,8 +77,31 @@ export function withCodeAndState(callbackUrl: string, code: string, ticket: stri
  * `exp` is before now, TTL_TOO_LONG when `exp - iat` > 120, INVALID_TTL when < 1, ISSUED_IN_FUTURE when `iat` is
  * more than RELAY_CLOCK_SKEW_SECONDS ahead); 4 nonce consumed in the store (NONCE_REPLAYED); 5 callback allowlist
  * (CALLBACK_NOT_ALLOWED); 6 the result. Only step 4 writes, and only to the caller's store.
+ * Every failure, including a throw of the store, is a rejection of the returned promise, never a synchronous throw.
  */
-export async function resolveRelayTicket(input: ResolveInput): Promise<RelayResolution> {
+export function resolveRelayTicket(input: ResolveInput): Promise<RelayResolution> {
+  try {
+    const pending = checkTicket(input);
+    const consumed = pending.store.consume(pending.payload.nonce, pending.payload.exp);
+    // An in-process store answers at once: no await (and no extra promise) on the usual path.
+    if (typeof consumed === 'boolean') return Promise.resolve(finish(pending, consumed));
+    return Promise.resolve(consumed).then((answer) => finish(pending, answer));
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
+}
+
+/** A ticket that passed checks 1 to 3, waiting for its nonce (check 4). */
+interface CheckedTicket {
+  store: NonceStore;
+  payload: RelayTicketPayload;
+  code: string;
+  ticket: string;
+  companionScheme: string;
+}
+
+// Checks 1 to 3.
+function checkTicket(input: ResolveInput): CheckedTicket {
   const keyList = relayKeyList(input.keys);
   const companionScheme = input.companionScheme ?? DEFAULT_COMPANION_SCHEME;
   assertCompanionScheme(companionScheme);
@@ -103,18 +127,21 @@ export async function resolveRelayTicket(input: ResolveInput): Promise<RelayReso
   if ((payload.iat - RELAY_CLOCK_SKEW_SECONDS) * 1000 > nowMs) {
     throw new RelayError('RELAY_ISSUED_IN_FUTURE', 'relay ticket is issued in the future');
   }
+  return { store: input.consumedNonces, payload, code, ticket, companionScheme };
+}
 
+// Checks 4 (the store's answer) to 6.
+function finish(checked: CheckedTicket, firstUse: boolean): RelayResolution {
   // 4. Single use.
-  if (!(await input.consumedNonces.consume(payload.nonce, payload.exp))) {
-    throw new RelayError('RELAY_NONCE_REPLAYED', 'relay ticket was already used');
-  }
+  if (firstUse !== true) throw new RelayError('RELAY_NONCE_REPLAYED', 'relay ticket was already used');
 
   // 5. Allowlist again: a key holder's mistake must not become an open redirect.
-  assertCallbackAllowed(payload.cb, companionScheme);
+  const { payload } = checked;
+  assertCallbackAllowed(payload.cb, checked.companionScheme);
 
   // 6. Result.
   return {
-    redirect_target: withCodeAndState(payload.cb, code, ticket),
+    redirect_target: withCodeAndState(payload.cb, checked.code, checked.ticket),
     connection_id: payload.cid,
     profile_id: payload.pid,
     user_id: payload.uid,
