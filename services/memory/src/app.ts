@@ -21,6 +21,7 @@ import { createMemoryRouter } from './memories/memory.routes';
 import { PartitionStatusService } from './partitions/partition-status.service';
 import { DEFAULT_FUSION, type FusionSettings } from './recall/fusion';
 import { TermStats } from './recall/lexical';
+import { LexicalIndex } from './recall/lexical-index';
 import { RecallService } from './recall/recall.service';
 import { WhyNotService } from './recall/why-not.service';
 import { ReflectService } from './reflect/reflect.service';
@@ -44,6 +45,11 @@ export interface AppDeps {
   /** Shared with the schedulers of the same process (caches which HNSW indexes exist). */
   indexes?: VectorIndexes;
   termStats?: TermStats;
+  /**
+   * In-process full-text index shared by the services of one process; by default one is made for an embedded
+   * database (none for a PostgreSQL server); `null` turns it off (full text searched in SQL).
+   */
+  lexicalIndex?: LexicalIndex | null;
 }
 
 /** Human name of the storage engine, for health and metrics. */
@@ -61,6 +67,8 @@ export function createMemoryContext(deps: AppDeps): MemoryContext {
     config: deps.config,
     fusion: { ...DEFAULT_FUSION, recencyHalfLifeDays: deps.config.RECENCY_HALF_LIFE_DAYS, ...deps.fusion },
     termStats: deps.termStats ?? new TermStats(),
+    lexicalIndex:
+      deps.lexicalIndex === null ? undefined : (deps.lexicalIndex ?? LexicalIndex.forDatabase(deps.database)),
   };
 }
 

@@ -4,6 +4,7 @@ import type { VectorIndexes } from '../db/vector-index';
 import type { EmbeddingProvider } from '../embeddings/embedding-provider';
 import type { FusionSettings } from '../recall/fusion';
 import type { TermStats } from '../recall/lexical';
+import type { LexicalIndex } from '../recall/lexical-index';
 
 /** What the memory services share: storage, the embedding space, the clock and the settings. */
 export interface MemoryContext {
@@ -15,4 +16,6 @@ export interface MemoryContext {
   fusion: FusionSettings;
   /** Cached document frequencies for the lexical score, shared by the services of one process. */
   termStats: TermStats;
+  /** The in-process full-text index (embedded database only; absent: recall searches full text in SQL). */
+  lexicalIndex?: LexicalIndex;
 }

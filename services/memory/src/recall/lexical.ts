@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '@care/db';
 
 /** A query term (an English-stemmed lexeme) with its inverse document frequency in the partition. */
@@ -24,11 +24,17 @@ export async function queryLexemes(tx: Tx, text: string): Promise<string[]> {
   const r = await tx.execute<{ l: string }>(
     sql`select unnest(tsvector_to_array(to_tsvector('english', ${text}))) as l`,
   );
-  // Quotes and backslashes would need tsquery escaping; such lexemes are rare enough to leave out.
-  return r.rows
-    .map((x) => x.l)
-    .filter((l) => !/['\\]/.test(l))
-    .slice(0, 32);
+  return usableLexemes(r.rows.map((x) => x.l));
+}
+
+/** SQL array of the text's lexemes (as `queryLexemes` selects them), to fold into another statement. */
+export function lexemesSql(text: string): SQL {
+  return sql`array(select unnest(tsvector_to_array(to_tsvector('english', ${text}))))`;
+}
+
+/** The lexemes a search uses: quotes and backslashes would need tsquery escaping (rare enough to leave out). */
+export function usableLexemes(lexemes: string[]): string[] {
+  return lexemes.filter((l) => !/['\\]/.test(l)).slice(0, 32);
 }
 
 /** The OR tsquery text of some lexemes, each quoted so it is matched as is (no second stemming). */
@@ -37,7 +43,13 @@ export function orTsquery(lexemes: string[]): string {
 }
 
 const TTL_MS = 60_000;
-const DF_CAP = 10_000;
+/** Document frequencies are counted up to this (a term in 10 000 memories is common whatever the number). */
+export const DF_CAP = 10_000;
+
+/** A term in more than a tenth of a large partition would flood the full-text candidates; it still scores. */
+export function floodThreshold(n: number): number {
+  return Math.max(50, n / 10);
+}
 
 /**
  * Document frequencies per partition, cached for a minute: IDF needs corpus counts, and counting a common
@@ -79,8 +91,7 @@ export class TermStats {
       for (const row of r.rows) p.df.set(row.l, { df: Number(row.df), at: nowMs });
     }
     const n = Math.max(p.n, 1);
-    // A term in more than a tenth of a large partition would flood the full-text candidates; it still scores.
-    const floodAt = Math.max(50, n / 10);
+    const floodAt = floodThreshold(n);
     return lexemes.map((lexeme) => {
       const df = p.df.get(lexeme)?.df ?? 0;
       // df 0 (unseen when counted, or new since): rare by definition, so it filters and weighs fully.

@@ -2,7 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '@care/db';
 import { vectorType } from '../db/vector-index';
 import type { Tier } from './fusion';
-import { orTsquery, type WeightedTerm } from './lexical';
+import { lexemesSql, orTsquery, usableLexemes, type WeightedTerm } from './lexical';
+import type { TextCandidate } from './lexical-index';
 
 /** A memory one of the two searches found, with both signals and its rank in each search that found it. */
 export interface CandidateRow {
@@ -38,6 +39,13 @@ export interface CandidateQuery {
   exact?: boolean;
   /** Restrict to one memory (why-not scores a memory with the same SQL). */
   onlyId?: string;
+  /** `prepareSearch` already applied the settings in this transaction. */
+  prepared?: boolean;
+  /**
+   * The full-text half already done in process (LexicalIndex, embedded mode): the statement runs only the vector
+   * search and fetches these candidates beside its own; `score` gives the lexical score of any other memory.
+   */
+  inProcess?: { text: TextCandidate[]; score: (id: string) => number };
 }
 
 /** SQL condition: the memory can be recalled now (not forgotten, merged, expired or suppressed). */
@@ -74,6 +82,26 @@ export function termsSql(terms: WeightedTerm[]): { cte: SQL; score: SQL } {
 }
 
 /**
+ * Settings of the candidate statement for the rest of the transaction: HNSW breadth and iterative scan, and
+ * sequential scans and explicit sorts discouraged (see `findCandidates`); the exact baseline turns the index off.
+ */
+function searchSettings(pool: number, exact?: boolean): SQL {
+  return sql`set_config('hnsw.ef_search', ${String(Math.max(40, Math.min(1000, pool)))}, true),
+             set_config('hnsw.iterative_scan', 'relaxed_order', true),
+             set_config('enable_indexscan', ${exact ? 'off' : 'on'}, true),
+             set_config('enable_seqscan', ${exact ? 'on' : 'off'}, true),
+             set_config('enable_sort', ${exact ? 'on' : 'off'}, true)`;
+}
+
+/** Applies the candidate statement's settings and stems the query, in one round trip; returns its lexemes. */
+export async function prepareSearch(tx: Tx, query: string, pool: number, exact?: boolean): Promise<string[]> {
+  const r = await tx.execute<{ lexemes: string[] }>(
+    sql`select ${searchSettings(pool, exact)}, ${lexemesSql(query)} as lexemes`,
+  );
+  return usableLexemes(r.rows[0]?.lexemes ?? []);
+}
+
+/**
  * Both searches in one statement. Sequential scans and explicit sorts are discouraged for it: otherwise the planner
  * scans and sorts by distance (exact, O(partition)) whenever it underestimates the partition, instead of walking
  * the HNSW index; such plans do not degrade gracefully as a partition grows. The searches: the `pool` nearest live memories by cosine distance (HNSW, iterative scan so
@@ -90,13 +118,7 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
   const orq = filterTerms.length ? orTsquery(filterTerms) : null;
   const { cte, score } = termsSql(q.terms);
   const scope = sql`m.tenant_id = ${q.tenantId} and m.dim = ${dim} and m.tier = any(${sqlArray(q.tiers, 'text')}) and ${liveCondition(q.now)} ${only}`;
-  await tx.execute(
-    sql`select set_config('hnsw.ef_search', ${String(Math.max(40, Math.min(1000, q.pool)))}, true),
-               set_config('hnsw.iterative_scan', 'relaxed_order', true),
-               set_config('enable_indexscan', ${q.exact ? 'off' : 'on'}, true),
-               set_config('enable_seqscan', ${q.exact ? 'on' : 'off'}, true),
-               set_config('enable_sort', ${q.exact ? 'on' : 'off'}, true)`,
-  );
+  if (!q.prepared) await tx.execute(sql`select ${searchSettings(q.pool, q.exact)}`);
   const result = await tx.execute<{
     id: string;
     tier: Tier;
@@ -112,32 +134,46 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
     text_rank: string | number | null;
     text_score: number;
   }>(sql`
-    with ${cte},
+    with ${q.inProcess ? sql`` : sql`${cte},`}
     v as (
-      select id, rank() over (order by distance) as vector_rank from (
+      select id, distance, rank() over (order by distance) as vector_rank from (
         select m.id, (m.embedding::${vt} <=> ${qv}) as distance
         from memories m where ${scope}
         order by m.embedding::${vt} <=> ${qv}
         limit ${q.pool}
       ) nearest
     ),
-    t as (
+    ${
+      q.inProcess
+        ? sql`t as (select null::text as id, null::bigint as text_rank where false)`
+        : sql`t as (
       select id, rank() over (order by text_score desc) as text_rank from (
         select m.id, ${score} as text_score
         from memories m where m.tsv @@ ${orq}::tsquery and ${scope}
         order by text_score desc
         limit ${q.pool}
       ) matches
-    )
+    )`
+    }
     select m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at, (m.resolved_at is not null) as resolved,
-           v.vector_rank, 1 - (m.embedding::${vt} <=> ${qv}) as similarity, t.text_rank, ${score} as text_score
+           v.vector_rank,
+           -- the vector search's own distance where it has one: each vector is read and compared once.
+           1 - coalesce(v.distance, m.embedding::${vt} <=> ${qv}) as similarity, t.text_rank, ${q.inProcess ? sql`0::float8` : score} as text_score
     from memories m
     left join v on v.id = m.id
     left join t on t.id = m.id
     -- = any(array(...)) keeps this a primary-key lookup of the few candidates, never a scan of the partition.
-    where m.tenant_id = ${q.tenantId} and m.id = any(array(select id from v union select id from t))
+    where m.tenant_id = ${q.tenantId} and m.id = any(array(select id from v union select id from t)${
+      q.inProcess
+        ? sql` || ${sqlArray(
+            q.inProcess.text.map((c) => c.id),
+            'text',
+          )}`
+        : sql``
+    })
   `);
-  return result.rows.map((r) => ({
+  const text = new Map(q.inProcess?.text.map((c) => [c.id, c]));
+  const rows = result.rows.map((r) => ({
     id: r.id,
     tier: r.tier,
     type: r.type,
@@ -151,5 +187,12 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
     vectorSimilarity: Number(r.similarity),
     textRank: r.text_rank === null ? undefined : Number(r.text_rank),
     textScore: Number(r.text_score),
+  }));
+  if (!q.inProcess) return rows;
+  const lexicalScore = q.inProcess.score;
+  return rows.map((r) => ({
+    ...r,
+    textRank: text.get(r.id)?.textRank,
+    textScore: text.get(r.id)?.textScore ?? lexicalScore(r.id),
   }));
 }

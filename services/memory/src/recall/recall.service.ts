@@ -4,8 +4,8 @@ import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
 import { readableSpace } from '../partitions/partition-space';
 import { fuse, TIERS, type Scored, type Tier } from './fusion';
-import { queryLexemes, type WeightedTerm } from './lexical';
-import { findCandidates, type CandidateRow } from './recall.repository';
+import type { WeightedTerm } from './lexical';
+import { findCandidates, prepareSearch, type CandidateRow } from './recall.repository';
 
 /** One recalled memory with the signals behind its score. */
 export type RecallHit = Scored<CandidateRow>;
@@ -49,6 +49,7 @@ export class RecallService {
     const dimension = await this.ctx.embeddings.dimension();
     const [queryVector] = await this.ctx.embeddings.embed([body.query]);
     const now = this.ctx.clock();
+    await this.ctx.lexicalIndex?.ready();
     const run = await this.ctx.database.withTenant(tenantId, async (tx) => {
       const result = await this.search(
         tx,
@@ -86,7 +87,13 @@ export class RecallService {
     const pool = poolSize(topK);
     const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
     if (!partition) return { hits: [], pool, tiers, dim: null, terms: [] };
-    const terms = await this.ctx.termStats.weigh(tx, tenantId, await queryLexemes(tx, query));
+    const lexemes = await prepareSearch(tx, query, pool, exact);
+    // The in-process index once it listens to changes (recall and why-not wait for that before their
+    // transaction); the SQL search otherwise. Both score and rank alike.
+    const index = this.ctx.lexicalIndex?.listening ? this.ctx.lexicalIndex : undefined;
+    const terms = index
+      ? await index.weigh(tx, tenantId, lexemes)
+      : await this.ctx.termStats.weigh(tx, tenantId, lexemes);
     const candidates = await findCandidates(tx, {
       tenantId,
       dim: partition.dimension,
@@ -96,6 +103,11 @@ export class RecallService {
       pool,
       now,
       exact,
+      prepared: true,
+      inProcess: index && {
+        text: index.search(tenantId, terms, { dim: partition.dimension, tiers, now, pool }),
+        score: (id) => index.score(tenantId, id, terms),
+      },
     });
     return {
       hits: fuse(candidates, now, topK, this.ctx.fusion),

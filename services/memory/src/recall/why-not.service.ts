@@ -21,6 +21,7 @@ export class WhyNotService {
     const dimension = await this.ctx.embeddings.dimension();
     const [queryVector] = await this.ctx.embeddings.embed([body.query]);
     const now = this.ctx.clock();
+    await this.ctx.lexicalIndex?.ready();
     return this.ctx.database.withTenant(tenantId, async (tx) => {
       const run = await this.recall.search(tx, tenantId, body.query, queryVector, dimension, topK, now);
       const last = run.hits.at(-1);
