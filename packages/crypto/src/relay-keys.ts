@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { RelayError } from './relay-error';
+import { SIGNATURE_HEX_LENGTH } from './relay-ticket';
 
 /**
  * Signing keys. `current` signs new tickets; `previous` keys still verify during a rotation.
@@ -83,22 +84,22 @@ export function signSegment(segment: string, key: Buffer): string {
   return createHmac('sha256', key).update(segment, 'utf8').digest('hex');
 }
 
-// The expected and the given signature as 64 ASCII bytes each, reused: verification is synchronous, so calls cannot
-// interleave. Comparing the hex forms is comparing the digests (the caller has checked that the given signature is
-// 64 lowercase hex characters, and hex encoding is one-to-one), and a hex digest is measured cheaper here than a raw
-// one: `digest()` allocates a Buffer per call, `digest('hex')` only a short string.
-const SIGNATURE_HEX_LENGTH = 64;
+// The expected and the given signature as 64 bytes each, reused: verification is synchronous, so calls cannot
+// interleave. Comparing hex forms is comparing digests (hex encoding is one-to-one), and a hex digest is measured
+// cheaper here than a raw one: `digest()` allocates a Buffer per call, `digest('hex')` only a short string.
 const expectedHex = Buffer.alloc(SIGNATURE_HEX_LENGTH);
 const givenHex = Buffer.alloc(SIGNATURE_HEX_LENGTH);
 
 /**
- * Constant-time check of a signature against every key, current first. The caller has checked the format
- * (64 lowercase hex characters). Each expected HMAC, as lowercase hex, is compared with it by timingSafeEqual after
- * a length check (timingSafeEqual throws on different lengths).
+ * Constant-time check of a signature against every key, current first: each expected HMAC, as lowercase hex, is
+ * compared with the given one by timingSafeEqual after a length check (timingSafeEqual throws on different
+ * lengths). The given string need not be checked beforehand: it is written as UTF-8, and only when that takes
+ * exactly 64 bytes for its 64 characters (all ASCII; a wider character takes two bytes or more and is never
+ * written in part) are the bytes compared; so a match means the string is exactly the expected lowercase hex.
  */
 export function verifySegment(segment: string, signatureHex: string, keys: Buffer[]): boolean {
   if (signatureHex.length !== SIGNATURE_HEX_LENGTH) return false;
-  givenHex.write(signatureHex, 0, 'latin1');
+  if (givenHex.write(signatureHex, 0, 'utf8') !== SIGNATURE_HEX_LENGTH) return false;
   for (const key of keys) {
     const expected = createHmac('sha256', key).update(segment, 'utf8').digest('hex');
     if (expected.length !== SIGNATURE_HEX_LENGTH) continue;

@@ -75,17 +75,29 @@ export function isLowerHexRun(text: string, start: number, count: number): boole
   return true;
 }
 
-const SIGNATURE_HEX_LENGTH = 64;
+/** Length of the signature segment: lowercase hex of the 32-byte HMAC-SHA256. */
+export const SIGNATURE_HEX_LENGTH = 64;
 
-/** Splits a ticket into its two segments; anything but `<base64url>.<64 lowercase hex>` is malformed. */
-export function splitTicket(ticket: string): { segment: string; signature: string } {
-  // The signature has a fixed length, so the dot has a fixed place; the segment's alphabet has no dot in it.
+/**
+ * Where the dot of a ticket must be: the signature has a fixed length, so the dot is the 65th character from the
+ * end. Returns its index, or -1 when that character is not a dot or the payload segment would be empty.
+ */
+export function ticketDot(ticket: string): number {
   const dot = ticket.length - SIGNATURE_HEX_LENGTH - 1;
-  if (dot <= 0 || ticket.charCodeAt(dot) !== 0x2e || !isLowerHexRun(ticket, dot + 1, SIGNATURE_HEX_LENGTH))
-    malformed();
-  const segment = ticket.slice(0, dot);
-  if (!BASE64URL_PATTERN.test(segment)) malformed();
-  return { segment, signature: ticket.slice(dot + 1) };
+  return dot > 0 && ticket.charCodeAt(dot) === 0x2e ? dot : -1;
+}
+
+/**
+ * True only for `<base64url>.<64 lowercase hex>` (so exactly one dot: the base64url alphabet has none). Decides
+ * between RELAY_MALFORMED_TICKET and RELAY_BAD_SIGNATURE for a ticket whose signature did not match.
+ */
+export function isWellFormedTicket(ticket: string): boolean {
+  const dot = ticketDot(ticket);
+  return (
+    dot > 0 &&
+    BASE64URL_PATTERN.test(ticket.slice(0, dot)) &&
+    isLowerHexRun(ticket, dot + 1, SIGNATURE_HEX_LENGTH)
+  );
 }
 
 /**

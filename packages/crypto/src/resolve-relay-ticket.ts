@@ -9,7 +9,9 @@ import {
   MAX_RELAY_TICKET_LENGTH,
   MAX_RELAY_TICKET_TTL_SECONDS,
   RELAY_CLOCK_SKEW_SECONDS,
-  splitTicket,
+  isWellFormedTicket,
+  malformed,
+  ticketDot,
 } from './relay-ticket';
 
 const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
@@ -111,9 +113,14 @@ function checkTicket(input: ResolveInput): CheckedTicket {
   const code = requireParameter(input.authorizationCode, MAX_AUTHORIZATION_CODE_LENGTH);
   const ticket = requireParameter(input.relayTicket, MAX_RELAY_TICKET_LENGTH);
 
-  // 2. Signature (structure first, so only well-formed strings reach the HMAC).
-  const { segment, signature } = splitTicket(ticket);
-  if (!verifySegment(segment, signature, keyList)) {
+  // 2. Signature. The HMAC is computed over the segment as received; the full structure check runs only when the
+  // signature does not match, to tell a malformed ticket from a bad signature. A match needs no such check: the
+  // signature then is the expected lowercase hex, and the decoder accepts only canonical base64url.
+  const dot = ticketDot(ticket);
+  if (dot < 0) malformed();
+  const segment = ticket.slice(0, dot);
+  if (!verifySegment(segment, ticket.slice(dot + 1), keyList)) {
+    if (!isWellFormedTicket(ticket)) malformed();
     throw new RelayError('RELAY_BAD_SIGNATURE', 'relay ticket signature does not match');
   }
   const payload = decodePayloadSegment(segment);

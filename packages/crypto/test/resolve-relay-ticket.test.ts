@@ -113,6 +113,39 @@ describe('resolveRelayTicket check 2: structure and signature', () => {
   });
 });
 
+describe('resolveRelayTicket check 2: the signature string must be exactly the expected hex', () => {
+  // The structure is checked in full only when the signature does not match, so a match itself must imply it.
+  const [segment, signature] = aTicket().split('.');
+  const widen = (at: number, extra: number) =>
+    `${segment}.${signature.slice(0, at)}${String.fromCharCode(extra + signature.charCodeAt(at))}${signature.slice(at + 1)}`;
+
+  it.each([
+    ['a wide character whose low byte is the right hex digit', widen(5, 0x100)],
+    ['a C1 character one bit away from the right hex digit', widen(63, 0x80)],
+    ['a two-byte character in front, the rest truncated to 64 bytes', `${segment}.é${signature.slice(0, 63)}`],
+    ['a lone surrogate in place of a digit', `${segment}.\ud800${signature.slice(1)}`],
+  ])('rejects the genuine signature spelled with %s as RELAY_MALFORMED_TICKET', async (_name, ticket) => {
+    expect(await resolveCode(aResolveInput(ticket))).toBe('RELAY_MALFORMED_TICKET');
+  });
+
+  it.each([
+    ['a padding character', `${segment}=`],
+    ['the standard base64 alphabet', segment.replace(/-/g, '+').replace(/_/g, '/') + '+'],
+    ['a dot', `${segment.slice(0, 4)}.${segment.slice(4)}`],
+    ['a space', `${segment.slice(0, 4)} ${segment.slice(4)}`],
+    ['a non-ASCII letter', `${segment.slice(0, 4)}é${segment.slice(4)}`],
+  ])('rejects a correctly signed segment holding %s as RELAY_MALFORMED_TICKET', async (_name, odd) => {
+    const signed = `${odd}.${createHmac('sha256', EXAMPLE_KEY).update(odd).digest('hex')}`;
+    expect(await resolveCode(aResolveInput(signed))).toBe('RELAY_MALFORMED_TICKET');
+  });
+
+  it('tells a malformed ticket from a bad signature only by its structure', async () => {
+    expect(await resolveCode(aResolveInput(`${segment}.${'0'.repeat(64)}`))).toBe('RELAY_BAD_SIGNATURE');
+    expect(await resolveCode(aResolveInput(`${segment}.${'0'.repeat(63)}g`))).toBe('RELAY_MALFORMED_TICKET');
+    expect(await resolveCode(aResolveInput(`${segment}!.${'0'.repeat(64)}`))).toBe('RELAY_MALFORMED_TICKET');
+  });
+});
+
 describe('resolveRelayTicket key set changes', () => {
   it('follows a key set changed in place: a dropped key stops verifying, a short key is refused', async () => {
     const keys: { current: string; previous: string[] } = { current: OTHER_KEY, previous: [EXAMPLE_KEY] };
