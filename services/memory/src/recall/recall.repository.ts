@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '@care/db';
-import { vectorType } from '../db/vector-index';
+import { vectorLiteral, vectorType } from '../db/vector-index';
 import type { Tier } from './fusion';
 import { lexemesSql, orTsquery, usableLexemes, type WeightedTerm } from './lexical';
 import type { TextCandidate } from './lexical-index';
@@ -112,7 +112,8 @@ export async function prepareSearch(tx: Tx, query: string, pool: number, exact?:
 export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<CandidateRow[]> {
   const vt = sql.raw(vectorType(q.dim));
   const dim = sql.raw(String(q.dim));
-  const qv = sql`${JSON.stringify(q.queryVector)}::${vt}`;
+  // The query vector is sent and parsed once (a one-row CTE); HNSW still serves the ORDER BY on its value.
+  const qv = sql`(select v from query_vector)`;
   const only = q.onlyId === undefined ? sql`` : sql`and m.id = ${q.onlyId}`;
   const filterTerms = q.terms.filter((t) => t.filter).map((t) => t.lexeme);
   const orq = filterTerms.length ? orTsquery(filterTerms) : null;
@@ -134,7 +135,8 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
     text_rank: string | number | null;
     text_score: number;
   }>(sql`
-    with ${q.inProcess ? sql`` : sql`${cte},`}
+    with query_vector as (select ${vectorLiteral(q.queryVector)}::${vt} as v),
+    ${q.inProcess ? sql`` : sql`${cte},`}
     v as (
       select id, distance, rank() over (order by distance) as vector_rank from (
         select m.id, (m.embedding::${vt} <=> ${qv}) as distance

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '@care/db';
-import { vectorType } from '../db/vector-index';
+import { vectorLiteral, vectorType } from '../db/vector-index';
 import type { Tier } from './fusion';
 import { orTsquery, type WeightedTerm } from './lexical';
 import { liveCondition, sqlArray, termsSql } from './recall.repository';
@@ -33,7 +33,7 @@ export async function findStanding(
 ): Promise<StandingRow | undefined> {
   const vt = sql.raw(vectorType(q.dim));
   const dim = sql.raw(String(q.dim));
-  const qv = sql`${JSON.stringify(q.queryVector)}::${vt}`;
+  const qv = sql`${vectorLiteral(q.queryVector)}::${vt}`;
   const filterTerms = q.terms.filter((t) => t.filter).map((t) => t.lexeme);
   const orq = filterTerms.length ? orTsquery(filterTerms) : null;
   const { cte, score } = termsSql(q.terms);
