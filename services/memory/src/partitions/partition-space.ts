@@ -26,12 +26,24 @@ export async function readableSpace(
   provider: EmbeddingProvider,
   dimension: number,
 ): Promise<PartitionRow | undefined> {
-  const partition = await findPartition(tx, tenantId);
+  return checkedSpace(await findPartition(tx, tenantId), provider, dimension);
+}
+
+/** The partition's space if there is one, after checking it matches the provider (409 otherwise). */
+export function checkedSpace<T extends { embeddingModel: string; dimension: number }>(
+  partition: T | undefined,
+  provider: EmbeddingProvider,
+  dimension: number,
+): T | undefined {
   if (partition) assertSameSpace(partition, provider, dimension);
   return partition;
 }
 
-function assertSameSpace(partition: PartitionRow, provider: EmbeddingProvider, dimension: number): void {
+function assertSameSpace(
+  partition: { embeddingModel: string; dimension: number },
+  provider: EmbeddingProvider,
+  dimension: number,
+): void {
   if (partition.embeddingModel !== provider.model || partition.dimension !== dimension) {
     throw new EmbeddingSpaceMismatchError(partition, { model: provider.model, dimension });
   }

@@ -93,12 +93,37 @@ function searchSettings(pool: number, exact?: boolean): SQL {
              set_config('enable_sort', ${exact ? 'on' : 'off'}, true)`;
 }
 
-/** Applies the candidate statement's settings and stems the query, in one round trip; returns its lexemes. */
-export async function prepareSearch(tx: Tx, query: string, pool: number, exact?: boolean): Promise<string[]> {
-  const r = await tx.execute<{ lexemes: string[] }>(
-    sql`select ${searchSettings(pool, exact)}, ${lexemesSql(query)} as lexemes`,
-  );
-  return usableLexemes(r.rows[0]?.lexemes ?? []);
+/** What a recall reads before its candidate statement. */
+export interface SearchPreparation {
+  /** The query's lexemes (as `queryLexemes` gives them). */
+  lexemes: string[];
+  /** The partition's vector space; undefined when nothing was ever written to it. */
+  space?: { embeddingModel: string; dimension: number };
+}
+
+/**
+ * One round trip before the candidate statement: applies its settings, stems the query and reads the
+ * partition's vector space.
+ */
+export async function prepareSearch(
+  tx: Tx,
+  tenantId: string,
+  query: string,
+  pool: number,
+  exact?: boolean,
+): Promise<SearchPreparation> {
+  const r = await tx.execute<{ lexemes: string[]; model: string | null; dimension: number | null }>(sql`
+    select ${searchSettings(pool, exact)}, ${lexemesSql(query)} as lexemes,
+           p.embedding_model as model, p.dimension
+    from (select 1) as one left join partitions p on p.tenant_id = ${tenantId}`);
+  const row = r.rows[0];
+  return {
+    lexemes: usableLexemes(row?.lexemes ?? []),
+    space:
+      row && row.model !== null && row.dimension !== null
+        ? { embeddingModel: row.model, dimension: Number(row.dimension) }
+        : undefined,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Tx } from '@care/db';
 import type { RecallRequest } from '@care/contracts';
 import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
-import { readableSpace } from '../partitions/partition-space';
+import { checkedSpace } from '../partitions/partition-space';
 import { fuse, TIERS, type Scored, type Tier } from './fusion';
 import type { WeightedTerm } from './lexical';
 import { findCandidates, prepareSearch, type CandidateRow } from './recall.repository';
@@ -85,9 +85,10 @@ export class RecallService {
   ): Promise<RecallRun> {
     const tiers = tiersFor(this.ctx.config.OPERATING_MODE);
     const pool = poolSize(topK);
-    const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
+    const prepared = await prepareSearch(tx, tenantId, query, pool, exact);
+    const partition = checkedSpace(prepared.space, this.ctx.embeddings, dimension);
     if (!partition) return { hits: [], pool, tiers, dim: null, terms: [] };
-    const lexemes = await prepareSearch(tx, query, pool, exact);
+    const { lexemes } = prepared;
     // The in-process index once it listens to changes (recall and why-not wait for that before their
     // transaction); the SQL search otherwise. Both score and rank alike.
     const index = this.ctx.lexicalIndex?.listening ? this.ctx.lexicalIndex : undefined;
