@@ -24,7 +24,8 @@ export interface RelayTicketPayload {
   exp: number;
 }
 
-const BASE64URL_PATTERN = /^[A-Za-z0-9_-]+$/;
+/** A non-empty string of base64url characters (RFC 4648 section 5), without padding. */
+export const BASE64URL_PATTERN = /^[A-Za-z0-9_-]+$/;
 // eslint-disable-next-line no-control-regex -- identifiers must not carry control characters into logs or URLs
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const NON_BLANK = /\S/;
