@@ -27,16 +27,24 @@ export class SseWriter {
   private timer?: NodeJS.Timeout;
   private ended = false;
   private corked = false;
+  private wrote = false;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly options: SseWriterOptions,
   ) {}
 
-  /** Sends the status line and headers at once, so the client sees the stream open before the first frame. */
+  /**
+   * Sets the status line and headers. They leave with the first frame written in the same turn of the event
+   * loop (one socket write for both), or on their own at the end of that turn if no frame was written, so the
+   * client sees the stream open either way.
+   */
   open(): void {
     this.res.writeHead(200, { ...SSE_HEADERS, ...this.options.headers });
-    this.res.flushHeaders();
+    setImmediate(() => {
+      // `headersSent` is already true after writeHead (headers are stored, not sent), so track writes here.
+      if (!this.wrote && !this.closed) this.res.flushHeaders();
+    });
     this.res.once('close', () => this.stopHeartbeat());
     if (this.options.heartbeatMs > 0) {
       this.timer = setInterval(() => {
@@ -77,13 +85,17 @@ export class SseWriter {
 
   private write(chunk: string): void {
     this.lastWrite = Date.now();
-    // Frames written in the same tick (a burst of tokens) leave in one socket write instead of one each.
+    this.wrote = true;
+    // Frames written in the same turn of the event loop (the opening frames, a burst of tokens, frames sent
+    // from promise callbacks) leave in one socket write instead of one each: uncorking waits for the end of
+    // the turn (setImmediate), not just for the current callback (nextTick).
     if (!this.corked) {
       this.corked = true;
       this.res.cork();
-      process.nextTick(() => {
+      setImmediate(() => {
         this.corked = false;
-        this.res.uncork();
+        // end() already uncorked fully; the socket may by now carry the next response on this connection.
+        if (!this.res.writableEnded) this.res.uncork();
       });
     }
     this.res.write(chunk);

@@ -86,4 +86,98 @@ describe('SSE writer', () => {
       { numRuns: 200 },
     );
   });
+
+  it('sends the headers and every frame written in one turn of the event loop, promise callbacks included, in one socket write', async () => {
+    const writes: number[] = [];
+    const server = http.createServer((_req, res) => {
+      const socket = res.socket as unknown as { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
+      const write = socket._write.bind(socket);
+      const writev = socket._writev.bind(socket);
+      socket._write = (...a) => (writes.push(1), write(...a));
+      socket._writev = (chunks, ...rest) => (writes.push((chunks as unknown[]).length), writev(chunks, ...rest));
+      const w = new SseWriter(res, { heartbeatMs: 0 });
+      w.open();
+      w.send('message', { type: 'message' });
+      void Promise.resolve()
+        .then(() => w.send('tool_start', { type: 'tool_start' }))
+        .then(() => w.send('tool_end', { type: 'tool_end' }))
+        .then(() => setTimeout(() => (w.send('done', '[DONE]'), w.end()), 30));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        http.get({ port, host: '127.0.0.1' }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve(text));
+        }).on('error', reject);
+      });
+      expect(parseSse(body).map((f) => f.event)).toEqual(['message', 'tool_start', 'tool_end', 'done']);
+      // Headers + three frames in the first socket write (chunked encoding: size line, data, CRLF per frame);
+      // the later frame and the end of the body in the second.
+      expect(writes).toHaveLength(2);
+      expect(writes[0]).toBeGreaterThanOrEqual(9);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('sends the headers on their own when no frame follows in the same turn, so the client sees the stream open', async () => {
+    let finish = () => undefined as void;
+    const server = http.createServer((_req, res) => {
+      const w = new SseWriter(res, { heartbeatMs: 0 });
+      w.open();
+      finish = () => (w.send('done', '[DONE]'), w.end());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        http.get({ port, host: '127.0.0.1' }, (res) => {
+          resolve(res.statusCode);
+          res.resume();
+        }).on('error', reject);
+      });
+      expect(status).toBe(200);
+      finish();
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('leaves the next response on a kept-alive connection intact when a stream ends with writes still corked', async () => {
+    let n = 0;
+    const server = http.createServer((_req, res) => {
+      const w = new SseWriter(res, { heartbeatMs: 0 });
+      w.open();
+      w.send('message', { n: ++n });
+      w.send('done', '[DONE]');
+      w.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ body: string; socket: unknown }>((resolve, reject) => {
+        const req = http.get({ port, host: '127.0.0.1', agent }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ body, socket: req.socket }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      const results = [];
+      for (let i = 0; i < 5; i++) results.push(await get());
+      expect(results.map((r) => parseSse(r.body).map((f) => f.data))).toEqual([1, 2, 3, 4, 5].map((k) => [JSON.stringify({ n: k }), '[DONE]']));
+      expect(new Set(results.map((r) => r.socket)).size).toBe(1);
+    } finally {
+      agent.destroy();
+      server.close();
+    }
+  });
 });

@@ -6,33 +6,62 @@ export interface AnswerSource {
   text: string;
 }
 
+/** A passage of the n-th source, under its section (source number and heading). */
+interface SourcePassage extends Passage<number> {
+  section: string;
+}
+
+/** Split passages and their index for one list of source texts: many turns quote the same reference documents. */
+interface SourceIndex {
+  passages: SourcePassage[];
+  index: Bm25Index<number>;
+}
+
+const INDEX_CACHE_SIZE = 64;
+const indexCache = new Map<string, SourceIndex>();
+
+function indexSources(sources: AnswerSource[]): SourceIndex {
+  const key = sources.map((s) => s.text).join('\u0000');
+  let entry = indexCache.get(key);
+  if (!entry) {
+    const passages: SourcePassage[] = [];
+    sources.forEach((source, n) =>
+      splitPassages(source.text).forEach((p, position) =>
+        passages.push({ source: n, text: p.text, heading: p.heading, position, section: `${n}:${p.heading}` }),
+      ),
+    );
+    entry = { passages, index: new Bm25Index(passages) };
+    // Bounded: the oldest entry leaves first.
+    if (indexCache.size >= INDEX_CACHE_SIZE) indexCache.delete(indexCache.keys().next().value as string);
+    indexCache.set(key, entry);
+  }
+  return entry;
+}
+
 /**
  * Picks what to quote: the document section (passages under one heading) holding the best-matching passage,
  * in reading order, so the answer reads as a whole (a list stays with the sentence introducing it). A short
  * section is followed by the next best one. Nothing matching: the opening passages of the first source.
  */
 export function selectPassages(question: string, sources: AnswerSource[], maxPassages = 4): Array<Passage<AnswerSource>> {
-  const passages: Array<Passage<AnswerSource> & { section: string }> = [];
-  for (const source of sources) {
-    splitPassages(source.text).forEach((p, position) =>
-      passages.push({ source, text: p.text, heading: p.heading, position, section: `${sources.indexOf(source)}:${p.heading}` }),
-    );
-  }
+  if (!sources.length) return [];
+  const { passages, index } = indexSources(sources);
+  const withSource = (p: SourcePassage): Passage<AnswerSource> => ({ source: sources[p.source], text: p.text, heading: p.heading, position: p.position });
   if (!passages.length) return [];
-  const hits = new Bm25Index(passages).search(question, passages.length);
-  if (!hits.length) return passages.slice(0, Math.min(2, passages.length));
+  const hits = index.search(question, passages.length);
+  if (!hits.length) return passages.slice(0, Math.min(2, passages.length)).map(withSource);
   const sections: string[] = [];
   for (const hit of hits) {
-    const section = `${sources.indexOf(hit.source)}:${hit.heading}`;
+    const section = `${hit.source}:${hit.heading}`;
     if (!sections.includes(section)) sections.push(section);
   }
-  const chosen: typeof passages = [];
+  const chosen: SourcePassage[] = [];
   for (const section of sections) {
     chosen.push(...passages.filter((p) => p.section === section).slice(0, maxPassages - chosen.length));
     const words = chosen.reduce((n, p) => n + p.text.split(/\s+/).length, 0);
     if (chosen.length >= maxPassages || words >= 80) break;
   }
-  return chosen.sort((a, b) => sources.indexOf(a.source) - sources.indexOf(b.source) || a.position - b.position);
+  return chosen.sort((a, b) => a.source - b.source || a.position - b.position).map(withSource);
 }
 
 /** Why an answer has no document behind it. */

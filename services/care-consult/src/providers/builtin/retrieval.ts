@@ -38,47 +38,66 @@ export interface ScoredPassage<TSource> extends Passage<TSource> {
   score: number;
 }
 
-/** BM25 index over passages; build once per document set, query many times. */
+/**
+ * BM25 index over passages; build once per document set, query many times. Postings per term (and per heading
+ * term) make a query touch only the passages holding one of its words, not every passage.
+ */
 export class Bm25Index<TSource> {
-  private readonly docs: Array<{ passage: Passage<TSource>; tf: Map<string, number>; heading: Set<string>; length: number }>;
-  private readonly df = new Map<string, number>();
-  private readonly avgLength: number;
+  private readonly passages: Array<Passage<TSource>>;
+  /** term -> [passage number, term frequency] pairs, flattened. */
+  private readonly postings = new Map<string, number[]>();
+  /** heading term -> passage numbers. */
+  private readonly headings = new Map<string, number[]>();
+  private readonly norm: Float64Array;
 
   constructor(
     passages: Array<Passage<TSource>>,
     private readonly k1 = 1.2,
-    private readonly b = 0.75,
+    b = 0.75,
     private readonly headingWeight = 1.5,
   ) {
-    this.docs = passages.map((passage) => {
+    this.passages = passages;
+    const lengths = new Float64Array(passages.length);
+    passages.forEach((passage, doc) => {
       const tf = new Map<string, number>();
       const terms = tokenize(passage.text);
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const t of tf.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
-      return { passage, tf, heading: new Set(tokenize(passage.heading ?? '')), length: terms.length };
+      for (const [t, f] of tf) {
+        const list = this.postings.get(t);
+        if (list) list.push(doc, f);
+        else this.postings.set(t, [doc, f]);
+      }
+      for (const t of new Set(tokenize(passage.heading ?? ''))) {
+        const list = this.headings.get(t);
+        if (list) list.push(doc);
+        else this.headings.set(t, [doc]);
+      }
+      lengths[doc] = terms.length;
     });
-    this.avgLength = this.docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.docs.length);
+    const avgLength = lengths.reduce((sum, l) => sum + l, 0) / Math.max(1, passages.length) || 1;
+    // The length part of the BM25 denominator, per passage.
+    this.norm = lengths.map((l) => k1 * (1 - b + (b * l) / avgLength));
   }
 
   /** Passages with a positive score, best first (ties keep index order, so results are deterministic). */
   search(query: string, limit = 5): Array<ScoredPassage<TSource>> {
-    const terms = [...new Set(tokenize(query))];
-    const n = this.docs.length;
-    const scored: Array<ScoredPassage<TSource> & { order: number }> = [];
-    this.docs.forEach((d, order) => {
-      let score = 0;
-      for (const t of terms) {
-        const df = this.df.get(t) ?? 0;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        if (d.heading.has(t)) score += this.headingWeight * idf;
-        const f = d.tf.get(t);
-        if (!f) continue;
-        score += (idf * f * (this.k1 + 1)) / (f + this.k1 * (1 - this.b + (this.b * d.length) / (this.avgLength || 1)));
+    const n = this.passages.length;
+    const scores = new Map<number, number>();
+    for (const t of new Set(tokenize(query))) {
+      const list = this.postings.get(t);
+      const df = list ? list.length / 2 : 0;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (const doc of this.headings.get(t) ?? []) scores.set(doc, (scores.get(doc) ?? 0) + this.headingWeight * idf);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 2) {
+        const doc = list[i];
+        const f = list[i + 1];
+        scores.set(doc, (scores.get(doc) ?? 0) + (idf * f * (this.k1 + 1)) / (f + this.norm[doc]));
       }
-      if (score > 0) scored.push({ ...d.passage, score, order });
-    });
-    scored.sort((x, y) => y.score - x.score || x.order - y.order);
-    return scored.slice(0, limit).map(({ order: _order, ...rest }) => rest);
+    }
+    const ranked = [...scores].filter(([, score]) => score > 0);
+    ranked.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+    return ranked.slice(0, limit).map(([doc, score]) => ({ ...this.passages[doc], score }));
   }
 }
 
