@@ -4,7 +4,7 @@ import { aUser } from '../builders/user.builder';
 import type { TestContext } from '../support/test-app';
 import { chat, createChatContext } from './support/chat-app';
 import { ScriptedProvider, says } from './support/scripted-provider';
-import { names, type Frame } from './support/sse';
+import { names, parseSse, type Frame } from './support/sse';
 
 const ask = (content: string, extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'user', content }], ...extra });
 const text = (frames: Frame[]) => frames.filter((f) => f.event === 'token').map((f) => f.json.content).join('');
@@ -126,5 +126,58 @@ describe('POST /api/chat with a model that misbehaves', () => {
     const { frames } = await chat(ctx.app, token, ask('I took a whole bottle of my pills an hour ago'));
     expect(names(frames)).toEqual(['message', 'refusal', 'done']);
     expect(provider.requests.length).toBe(before);
+  });
+});
+
+describe('POST /api/chat heartbeats while the model is quiet', () => {
+  let ctx: TestContext;
+  const token = aUser().inTenant('tenant-heartbeat').token();
+  const raw = async (body: unknown): Promise<string> => {
+    const res = await request(ctx.app)
+      .post('/api/chat')
+      .set('Authorization', `Bearer ${token}`)
+      .send(body as object)
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (text += c));
+        r.on('end', () => cb(null, text));
+      });
+    return res.body as string;
+  };
+  beforeAll(async () => {
+    // The model is silent for 250 ms before each word; heartbeats are due after 40 ms of silence.
+    const provider = new ScriptedProvider(() => ({ events: says('Slow but steady'), delayMs: 250 }));
+    ctx = await createChatContext({ overrides: { chatProvider: provider }, env: { CHAT_HEARTBEAT_MS: '40' } });
+  });
+  afterAll(() => ctx.close());
+
+  it('sends comment lines between frames during a pause, and the frames still parse in order', async () => {
+    const body = await raw(ask('Tips for a calmer evening?', { agent_id: 'stress-resilience-coach' }));
+    const beats = body.match(/^: heartbeat\n\n/gm) ?? [];
+    expect(beats.length).toBeGreaterThanOrEqual(3);
+    // Between the first and the second token there was a pause, so at least one heartbeat sits between them.
+    const firstToken = body.indexOf('event: token');
+    const secondToken = body.indexOf('event: token', firstToken + 1);
+    expect(body.slice(firstToken, secondToken)).toMatch(/\n: heartbeat\n\n/);
+    const frames = parseSse(body);
+    expect(names(frames)[0]).toBe('message');
+    expect(names(frames).slice(-2)).toEqual(['suggestions', 'done']);
+    expect(text(frames)).toBe('Slow but steady');
+  });
+
+  it('sends no heartbeat when turned off (CHAT_HEARTBEAT_MS=0)', async () => {
+    const quiet = await createChatContext({
+      overrides: { chatProvider: new ScriptedProvider(() => ({ events: says('Slow answer'), delayMs: 150 })) },
+      env: { CHAT_HEARTBEAT_MS: '0' },
+    });
+    try {
+      const res = await chat(quiet.app, token, ask('Tips for a calmer evening?', { agent_id: 'stress-resilience-coach' }));
+      expect(String(res.res.body)).not.toMatch(/: heartbeat/);
+      expect(names(res.frames).at(-1)).toBe('done');
+    } finally {
+      await quiet.close();
+    }
   });
 });
