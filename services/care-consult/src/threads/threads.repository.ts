@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { Db, Tx } from '@care/db';
 import { chatCheckpoints, chatThreads } from './threads.schema';
 
 /** A stored checkpoint as plain data. */
@@ -15,37 +15,22 @@ export type AcquireResult =
   | { ok: false; reason: 'busy' | 'not_owner' };
 
 /**
- * Marks the thread busy for one turn, creating it when new, in one statement: the upsert only takes the lease
- * when the caller owns the thread and no unexpired turn holds it. Concurrent callers serialise on the row, so
- * exactly one wins, on any number of replicas.
+ * Marks the thread busy for one turn, creating it when new, in one statement (the `chat_acquire_turn` SQL
+ * function, migration 0004): the upsert only takes the lease when the caller owns the thread and no unexpired
+ * turn holds it. Concurrent callers serialise on the row, so exactly one wins, on any number of replicas.
+ * `db` must be the owner's handle outside any transaction: the function switches its own statement to the
+ * runtime role and the tenant, so RLS applies as in a tenant transaction.
  */
 export async function acquireTurn(
-  tx: Tx,
+  db: Db,
   input: { tenantId: string; threadId: string; ownerId: string; turnId: string; now: Date; until: Date },
 ): Promise<AcquireResult> {
-  const rows = await tx
-    .insert(chatThreads)
-    .values({
-      tenantId: input.tenantId,
-      threadId: input.threadId,
-      ownerId: input.ownerId,
-      busyTurn: input.turnId,
-      busyUntil: input.until,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .onConflictDoUpdate({
-      target: [chatThreads.tenantId, chatThreads.threadId],
-      set: { busyTurn: input.turnId, busyUntil: input.until },
-      setWhere: sql`${chatThreads.ownerId} = ${input.ownerId} and (${chatThreads.busyTurn} is null or ${chatThreads.busyUntil} < ${input.now})`,
-    })
-    .returning({ lastCheckpointId: chatThreads.lastCheckpointId });
-  if (rows.length) return { ok: true, lastCheckpointId: rows[0].lastCheckpointId };
-  const [existing] = await tx
-    .select({ ownerId: chatThreads.ownerId })
-    .from(chatThreads)
-    .where(and(eq(chatThreads.tenantId, input.tenantId), eq(chatThreads.threadId, input.threadId)));
-  return { ok: false, reason: existing && existing.ownerId === input.ownerId ? 'busy' : 'not_owner' };
+  const { rows } = await db.execute<{ outcome: string; last_checkpoint_id: string | null }>(
+    sql`select outcome, last_checkpoint_id from chat_acquire_turn(${input.tenantId}, ${input.threadId}, ${input.ownerId}, ${input.turnId}::uuid, ${input.now.toISOString()}::timestamptz, ${input.until.toISOString()}::timestamptz)`,
+  );
+  const [row] = rows;
+  if (row?.outcome === 'ok') return { ok: true, lastCheckpointId: row.last_checkpoint_id };
+  return { ok: false, reason: row?.outcome === 'busy' ? 'busy' : 'not_owner' };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '@care/db';
+import { TenantRequiredError, type Database } from '@care/db';
 import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
 import { acquireTurn, completeTurn, findThread, listCheckpoints, releaseTurn, type CheckpointRow } from './threads.repository';
 
@@ -122,16 +122,15 @@ export class ThreadsService {
 
   private async acquire(scope: ThreadScope, lease: Omit<TurnLease, 'parentId'>): Promise<string | null> {
     const now = lease.startedAt;
-    const result = await this.database.withTenant(scope.tenantId, (tx) =>
-      acquireTurn(tx, {
-        tenantId: scope.tenantId,
-        threadId: lease.threadId,
-        ownerId: scope.userId,
-        turnId: lease.turnId,
-        now,
-        until: new Date(now.getTime() + this.leaseMs),
-      }),
-    );
+    if (!scope.tenantId.trim()) throw new TenantRequiredError();
+    const result = await acquireTurn(this.database.db, {
+      tenantId: scope.tenantId,
+      threadId: lease.threadId,
+      ownerId: scope.userId,
+      turnId: lease.turnId,
+      now,
+      until: new Date(now.getTime() + this.leaseMs),
+    });
     if (!result.ok) {
       if (result.reason === 'busy') throw new ConflictError('This thread is answering another request; try again when it is done', 'THREAD_BUSY');
       throw new NotFoundError(`No thread with id "${lease.threadId}"`, 'THREAD_NOT_FOUND');

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
+import { sql } from 'drizzle-orm';
 import { openCareConsultDatabase } from '../../src/db/database';
+import { acquireTurn } from '../../src/threads/threads.repository';
 import { ThreadsService, type TurnRecord } from '../../src/threads/threads.service';
+import { engines, type Engine } from '../support/engines';
 
 const record = (status: TurnRecord['status']): TurnRecord => ({
   agentId: 'sleep-coach',
@@ -65,5 +69,52 @@ describe('a new thread when the database is gone', () => {
     await database.close();
     const lease = new ThreadsService(database, 60_000).beginNew({ tenantId: 't', userId: 'u' });
     await expect(lease.ready).rejects.toBeTruthy();
+  });
+});
+
+describe.each(engines())('chat_acquire_turn on $name', (engine) => {
+  let handle: Awaited<ReturnType<Engine['open']>>;
+  beforeAll(async () => {
+    handle = await engine.open();
+  });
+  afterAll(() => handle.close());
+  const at = new Date('2026-02-01T00:00:00Z');
+  const until = new Date('2026-02-01T00:10:00Z');
+  const acquire = (tenantId: string, threadId: string, ownerId: string) =>
+    acquireTurn(handle.database.db, { tenantId, threadId, ownerId, turnId: randomUUID(), now: at, until });
+
+  it('runs under RLS as the runtime role of that tenant, and leaves the next statement on the connection as the owner', async () => {
+    const { database } = handle;
+    const inside = await database.withSystem(async (tx) => {
+      await acquireTurn(tx as never, { tenantId: 'tenant-f1', threadId: 'probe', ownerId: 'u1', turnId: randomUUID(), now: at, until });
+      const { rows } = await tx.execute<{ who: string; tenant: string }>(sql`select current_user as who, current_setting('app.tenant_id', true) as tenant`);
+      return rows[0];
+    });
+    expect(inside).toEqual({ who: 'care_consult_app', tenant: 'tenant-f1' });
+    // Autocommit calls end their own transaction: the pool's connections go back as the owner, no tenant.
+    for (let i = 0; i < 12; i++) await acquire('tenant-f1', `t-${i}`, 'u1');
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () => database.db.execute<{ who: string; tenant: string | null }>(sql`select current_user as who, nullif(current_setting('app.tenant_id', true), '') as tenant`)),
+    );
+    for (const r of after) expect(r.rows[0]).toEqual({ who: expect.not.stringMatching(/^care_consult_app$/), tenant: null });
+  });
+
+  it('keeps tenants apart: the same thread id in another tenant is another thread, and rows of one tenant stay invisible to the other', async () => {
+    expect(await acquire('tenant-a', 'shared-id', 'alice')).toEqual({ ok: true, lastCheckpointId: null });
+    expect(await acquire('tenant-a', 'shared-id', 'alice')).toEqual({ ok: false, reason: 'busy' });
+    expect(await acquire('tenant-a', 'shared-id', 'mallory')).toEqual({ ok: false, reason: 'not_owner' });
+    // Another tenant with the same thread id and user: its own row, not tenant-a's lease.
+    expect(await acquire('tenant-b', 'shared-id', 'alice')).toEqual({ ok: true, lastCheckpointId: null });
+    const rows = await handle.database.withTenant('tenant-b', async (tx) =>
+      (await tx.execute<{ tenant_id: string; owner_id: string }>(sql`select tenant_id, owner_id from chat_threads where thread_id = 'shared-id'`)).rows,
+    );
+    expect(rows).toEqual([{ tenant_id: 'tenant-b', owner_id: 'alice' }]);
+  });
+
+  it('refuses a blank tenant and changes nothing', async () => {
+    const err = await acquire('  ', 'blank', 'u1').then(() => undefined, (e: Error & { cause?: Error }) => e);
+    expect(String(err?.cause?.message ?? err?.message)).toMatch(/needs a tenant id/);
+    const { rows } = await handle.database.db.execute<{ n: number }>(sql`select count(*)::int as n from chat_threads where thread_id = 'blank'`);
+    expect(rows[0].n).toBe(0);
   });
 });
