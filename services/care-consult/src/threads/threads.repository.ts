@@ -35,25 +35,19 @@ export async function acquireTurn(
 
 /**
  * Records the turn's checkpoint and frees the thread (only if this turn still holds it: a turn whose lease
- * expired and was taken over must not free the new holder). Returns the checkpoint's turn number.
+ * expired and was taken over must not free the new holder), in one statement (the `chat_complete_turn` SQL
+ * function, migration 0005; `db` as for {@link acquireTurn}). Returns the checkpoint's turn number.
  */
-export async function completeTurn(tx: Tx, turnId: string, checkpoint: NewCheckpointRow, now: Date): Promise<number> {
-  const mine = sql`${chatThreads.busyTurn} = ${turnId}`;
-  const [thread] = await tx
-    .update(chatThreads)
-    .set({
-      turns: sql`${chatThreads.turns} + 1`,
-      lastCheckpointId: checkpoint.checkpointId,
-      agentId: checkpoint.agentId ?? sql`${chatThreads.agentId}`,
-      updatedAt: now,
-      busyTurn: sql`case when ${mine} then null else ${chatThreads.busyTurn} end`,
-      busyUntil: sql`case when ${mine} then null else ${chatThreads.busyUntil} end`,
-    })
-    .where(and(eq(chatThreads.tenantId, checkpoint.tenantId), eq(chatThreads.threadId, checkpoint.threadId)))
-    .returning({ turns: chatThreads.turns });
-  const seq = thread?.turns ?? 1;
-  await tx.insert(chatCheckpoints).values({ ...checkpoint, seq });
-  return seq;
+export async function completeTurn(db: Db, turnId: string, checkpoint: NewCheckpointRow, now: Date): Promise<number> {
+  const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
+  const { rows } = await db.execute<{ seq: number }>(
+    sql`select chat_complete_turn(${checkpoint.tenantId}, ${checkpoint.threadId}, ${turnId}::uuid, ${checkpoint.checkpointId}::uuid,
+      ${checkpoint.parentId ?? null}::uuid, ${checkpoint.ownerId}, ${checkpoint.agentId ?? null}, ${checkpoint.status},
+      ${checkpoint.provider ?? null}, ${checkpoint.model ?? null}, ${json(checkpoint.messages)}::jsonb, ${json(checkpoint.toolCalls)}::jsonb,
+      ${json(checkpoint.suggestions)}::jsonb, ${json(checkpoint.refusal)}::jsonb, ${json(checkpoint.error)}::jsonb,
+      ${checkpoint.startedAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz) as seq`,
+  );
+  return Number(rows[0]?.seq ?? 1);
 }
 
 /** Frees the thread without a checkpoint (the turn could not be recorded). */

@@ -141,22 +141,21 @@ export class ThreadsService {
   /** Stores the turn's checkpoint and frees the thread. */
   async complete(scope: ThreadScope, lease: TurnLease, record: TurnRecord): Promise<number> {
     const now = this.clock();
-    return this.database.withTenant(scope.tenantId, (tx) =>
-      completeTurn(
-        tx,
-        lease.turnId,
-        {
-          tenantId: scope.tenantId,
-          threadId: lease.threadId,
-          checkpointId: lease.checkpointId,
-          parentId: lease.parentId,
-          ownerId: scope.userId,
-          ...record,
-          startedAt: lease.startedAt,
-          completedAt: now,
-        },
-        now,
-      ),
+    if (!scope.tenantId.trim()) throw new TenantRequiredError();
+    return completeTurn(
+      this.database.db,
+      lease.turnId,
+      {
+        tenantId: scope.tenantId,
+        threadId: lease.threadId,
+        checkpointId: lease.checkpointId,
+        parentId: lease.parentId,
+        ownerId: scope.userId,
+        ...record,
+        startedAt: lease.startedAt,
+        completedAt: now,
+      },
+      now,
     );
   }
 

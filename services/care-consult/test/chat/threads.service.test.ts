@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import { sql } from 'drizzle-orm';
 import { openCareConsultDatabase } from '../../src/db/database';
-import { acquireTurn } from '../../src/threads/threads.repository';
+import { acquireTurn, completeTurn } from '../../src/threads/threads.repository';
 import { ThreadsService, type TurnRecord } from '../../src/threads/threads.service';
 import { engines, type Engine } from '../support/engines';
 
@@ -116,5 +116,26 @@ describe.each(engines())('chat_acquire_turn on $name', (engine) => {
     expect(String(err?.cause?.message ?? err?.message)).toMatch(/needs a tenant id/);
     const { rows } = await handle.database.db.execute<{ n: number }>(sql`select count(*)::int as n from chat_threads where thread_id = 'blank'`);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('completes a turn under RLS too: a checkpoint written as another tenant never touches this tenant\'s thread', async () => {
+    const { database } = handle;
+    const turnId = randomUUID();
+    await acquireTurn(database.db, { tenantId: 'tenant-c', threadId: 'held', ownerId: 'carol', turnId, now: at, until });
+    const checkpoint = (tenantId: string) => ({
+      tenantId, threadId: 'held', checkpointId: randomUUID(), parentId: null, ownerId: 'carol', agentId: 'sleep-coach', status: 'complete',
+      provider: 'offline', model: 'm', messages: [{ role: 'user', content: 'q' }], toolCalls: [], suggestions: ['s'], refusal: null, error: null, startedAt: at,
+    });
+    // Written as tenant-d (same thread id, same turn id): RLS hides tenant-c's row from the update.
+    await completeTurn(database.db, turnId, checkpoint('tenant-d'), at);
+    const thread = async () =>
+      (await database.withTenant('tenant-c', (tx) => tx.execute<{ turns: number; busy: boolean }>(sql`select turns, busy_turn is not null as busy from chat_threads where thread_id = 'held'`))).rows[0];
+    expect(await thread()).toEqual({ turns: 0, busy: true });
+    expect(await completeTurn(database.db, turnId, checkpoint('tenant-c'), at)).toBe(1);
+    expect(await thread()).toEqual({ turns: 1, busy: false });
+    const stored = await database.withTenant('tenant-c', async (tx) =>
+      (await tx.execute<{ n: number; refusal: unknown }>(sql`select count(*)::int as n, max(refusal::text) as refusal from chat_checkpoints where thread_id = 'held'`)).rows[0],
+    );
+    expect(stored).toEqual({ n: 1, refusal: null });
   });
 });
