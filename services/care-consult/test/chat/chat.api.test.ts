@@ -132,20 +132,7 @@ describe('POST /api/chat with a model that misbehaves', () => {
 describe('POST /api/chat heartbeats while the model is quiet', () => {
   let ctx: TestContext;
   const token = aUser().inTenant('tenant-heartbeat').token();
-  const raw = async (body: unknown): Promise<string> => {
-    const res = await request(ctx.app)
-      .post('/api/chat')
-      .set('Authorization', `Bearer ${token}`)
-      .send(body as object)
-      .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.setEncoding('utf8');
-        r.on('data', (c: string) => (text += c));
-        r.on('end', () => cb(null, text));
-      });
-    return res.body as string;
-  };
+  const raw = async (body: unknown): Promise<string> => String((await chat(ctx.app, token, body)).res.body);
   beforeAll(async () => {
     // The model is silent for 250 ms before each word; heartbeats are due after 40 ms of silence.
     const provider = new ScriptedProvider(() => ({ events: says('Slow but steady'), delayMs: 250 }));
