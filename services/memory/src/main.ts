@@ -6,6 +6,7 @@ import { loadMemoryConfig } from './config';
 import { openMemoryDatabase } from './db/open-memory-database';
 import { VectorIndexes } from './db/vector-index';
 import { BuiltinEmbeddingProvider } from './embeddings/builtin.provider';
+import { LexicalIndex } from './recall/lexical-index';
 import { createEmbeddingProvider } from './embeddings/create-provider';
 import { MonitoredEmbeddingProvider } from './embeddings/monitored.provider';
 import { ReflectScheduler } from './reflect/reflect-scheduler';
@@ -40,12 +41,22 @@ async function main(): Promise<void> {
     await indexes.ensure(await embeddings.dimension());
   }
   const health = new HealthRegistry();
+  // One in-process full-text index for every service of the process (embedded database only, ADR 0305), loaded
+  // in the background while the server starts.
+  const lexicalIndex = LexicalIndex.forDatabase(database);
+  void lexicalIndex
+    ?.warm(database)
+    .then((partitions) => logger.info({ partitions }, 'full-text index loaded'))
+    .catch((err: unknown) =>
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'full-text index not preloaded'),
+    );
   const deps = {
     config,
     logger,
     database,
     embeddings,
     indexes,
+    lexicalIndex,
     health,
     version,
     metrics: createMetrics('memory'),

@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import type { Database } from '@care/db';
 import type { MemoryContext } from '../src/memories/memory-context';
 import { TIERS } from '../src/recall/fusion';
+import { LexicalIndex } from '../src/recall/lexical-index';
 import { queryLexemes, TermStats } from '../src/recall/lexical';
 import { findCandidates } from '../src/recall/recall.repository';
 import { aMemory } from './builders/memory.builder';
@@ -145,6 +146,19 @@ describe('in-process lexical index (embedded database)', () => {
       ),
       { numRuns: 15 },
     );
+  });
+
+  it('loads every partition at start (warm); a closed index stops listening and loads nothing', async () => {
+    for (const partition of ['warm-a', 'warm-b'])
+      await send('post', '/remember', partition, aMemory().withText('knee garden').build()).expect(200);
+    const fresh = LexicalIndex.forDatabase(database)!;
+    const partitions = await database.withSystem((tx) =>
+      tx.execute(sql`select count(*)::int as n from partitions`),
+    );
+    expect(await fresh.warm(database)).toBe((partitions.rows[0] as { n: number }).n);
+    await fresh.close();
+    expect(fresh.listening).toBe(false);
+    expect(await fresh.warm(database)).toBe(0);
   });
 
   it('reloads a partition after a TRUNCATE and answers nothing for memories that are gone', async () => {

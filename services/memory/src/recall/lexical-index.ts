@@ -124,6 +124,22 @@ export class LexicalIndex {
     );
   }
 
+  /**
+   * Loads every partition of the database (at start, so that no recall pays the load), one tenant transaction
+   * each; returns how many. Recalls arriving meanwhile queue behind it or load their partition themselves.
+   */
+  async warm(database: Database): Promise<number> {
+    if (!(await this.ready())) return 0;
+    const ids = await database.withSystem(async (tx) => {
+      const r = await tx.execute<{ tenant_id: string }>(
+        sql`select tenant_id from partitions order by tenant_id`,
+      );
+      return r.rows.map((x) => x.tenant_id);
+    });
+    for (const id of ids) await database.withTenant(id, (tx) => this.sync(tx, id));
+    return ids.length;
+  }
+
   /** Stops listening (the database may stay open). */
   async close(): Promise<void> {
     if (this.closed) return;
