@@ -42,9 +42,15 @@ export interface RelayResolution {
   tokens_stored: false;
 }
 
+// Blank: empty or only whitespace. A printable ASCII first character settles it without trimming.
+function isBlank(value: string): boolean {
+  const first = value.charCodeAt(0);
+  return !(first > 0x20 && first < 0x7f) && value.trim().length === 0;
+}
+
 function requireParameter(value: unknown, max: number): string {
   // A non-string (for example a repeated query parameter parsed into an array) counts as missing.
-  if (typeof value !== 'string' || value.trim().length === 0) {
+  if (typeof value !== 'string' || isBlank(value)) {
     throw new RelayError('RELAY_MISSING_PARAMETER', 'code and state are required');
   }
   if (value.length > max) throw new RelayError('RELAY_PARAMETER_TOO_LONG', 'code or state is too long');
