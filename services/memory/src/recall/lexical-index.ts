@@ -17,43 +17,58 @@ interface IndexedMemory {
   /** Not forgotten, merged or suppressed (expiry is checked against the recall's clock). */
   live: boolean;
   expiresAt: number | null;
+  /** Its distinct lexemes, each the one string instance its posting holds. */
+  lexemes: string[];
 }
 
-/** One partition's memories and postings (lexeme -> memories that contain it, in any state). */
+/** The memories that contain a lexeme (in any state), and the lexeme's one shared string. */
+interface Posting {
+  lexeme: string;
+  memories: Set<IndexedMemory>;
+}
+
+/** One partition's memories and postings. */
 class PartitionIndex {
   readonly memories = new Map<string, IndexedMemory>();
-  readonly postings = new Map<string, Set<IndexedMemory>>();
-  private readonly lexemesOf = new Map<IndexedMemory, string[]>();
+  readonly postings = new Map<string, Posting>();
   /** Ids changed since the last sync; `all` = reload. */
   pending: Set<string> | 'all' = 'all';
 
-  put(m: IndexedMemory, lexemes: string[]): void {
+  put(m: Omit<IndexedMemory, 'lexemes'>, lexemes: string[]): void {
     this.remove(m.id);
-    this.memories.set(m.id, m);
-    this.lexemesOf.set(m, lexemes);
+    const memory: IndexedMemory = { ...m, lexemes: [] };
     for (const l of lexemes) {
-      let set = this.postings.get(l);
-      if (!set) this.postings.set(l, (set = new Set()));
-      set.add(m);
+      let posting = this.postings.get(l);
+      if (!posting) this.postings.set(l, (posting = { lexeme: l, memories: new Set() }));
+      posting.memories.add(memory);
+      memory.lexemes.push(posting.lexeme);
     }
+    this.memories.set(m.id, memory);
   }
 
   remove(id: string): void {
     const old = this.memories.get(id);
     if (!old) return;
-    for (const l of this.lexemesOf.get(old) ?? []) {
-      const set = this.postings.get(l);
-      set?.delete(old);
-      if (set?.size === 0) this.postings.delete(l);
+    for (const l of old.lexemes) {
+      const posting = this.postings.get(l);
+      posting?.memories.delete(old);
+      if (posting?.memories.size === 0) this.postings.delete(l);
     }
-    this.lexemesOf.delete(old);
     this.memories.delete(id);
+  }
+
+  /** How many memories contain the lexeme. */
+  frequency(lexeme: string): number {
+    return this.postings.get(lexeme)?.memories.size ?? 0;
+  }
+
+  contains(m: IndexedMemory, lexeme: string): boolean {
+    return this.postings.get(lexeme)?.memories.has(m) ?? false;
   }
 
   clear(): void {
     this.memories.clear();
     this.postings.clear();
-    this.lexemesOf.clear();
   }
 }
 
@@ -196,7 +211,7 @@ export class LexicalIndex {
     const n = Math.max(p.memories.size, 1);
     const floodAt = floodThreshold(n);
     return lexemes.map((lexeme) => {
-      const df = Math.min(DF_CAP, p.postings.get(lexeme)?.size ?? 0);
+      const df = Math.min(DF_CAP, p.frequency(lexeme));
       return { lexeme, idf: idf(df, n), filter: df <= floodAt };
     });
   }
@@ -214,7 +229,7 @@ export class LexicalIndex {
     const found: Array<{ id: string; score: number }> = [];
     for (const t of terms) {
       if (!t.filter) continue;
-      for (const m of p.postings.get(t.lexeme) ?? []) {
+      for (const m of p.postings.get(t.lexeme)?.memories ?? []) {
         if (seen.has(m)) continue;
         seen.add(m);
         if (m.dim !== scope.dim || !tiers.has(m.tier) || !m.live) continue;
@@ -245,7 +260,7 @@ export class LexicalIndex {
     const m = p.memories.get(id);
     if (!m) return 0;
     let matched = 0;
-    for (const t of terms) if (p.postings.get(t.lexeme)?.has(m)) matched += t.idf;
+    for (const t of terms) if (p.contains(m, t.lexeme)) matched += t.idf;
     return matched / total;
   }
 }
@@ -270,7 +285,7 @@ async function selectRows(tx: Tx, tenantId: string, ids: string[] | undefined): 
   return r.rows;
 }
 
-function toIndexed(r: Row): IndexedMemory {
+function toIndexed(r: Row): Omit<IndexedMemory, 'lexemes'> {
   return {
     id: r.id,
     tier: r.tier,
