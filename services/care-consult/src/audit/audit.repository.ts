@@ -1,5 +1,5 @@
-import { and, desc, eq, gte, like, lt, lte, or, type SQL } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import { and, desc, eq, gte, like, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '@care/db';
 import { auditEvents } from '../db/schema';
 
 /** One stored audit event as the API shows it. */
@@ -35,9 +35,24 @@ export interface AuditFilter {
   limit: number;
 }
 
-/** Inserts a batch of events in one statement. */
-export async function insertAuditEvents(tx: Tx, rows: NewAuditEventRow[]): Promise<void> {
-  if (rows.length) await tx.insert(auditEvents).values(rows);
+/**
+ * Inserts one tenant's batch of events in one statement (the `audit_record` SQL function, migration 0006, which
+ * runs it as the runtime role of `tenantId` under RLS). `db` is the owner's handle outside any transaction.
+ */
+export async function insertAuditEvents(db: Db, tenantId: string, rows: NewAuditEventRow[]): Promise<void> {
+  if (!rows.length) return;
+  const events = rows.map((r) => ({
+    id: r.id,
+    occurred_at: r.occurredAt.toISOString(),
+    actor_id: r.actorId,
+    action: r.action,
+    resource_type: r.resourceType,
+    resource_id: r.resourceId,
+    outcome: r.outcome,
+    request_id: r.requestId,
+    meta: r.meta,
+  }));
+  await db.execute(sql`select audit_record(${tenantId}, ${JSON.stringify(events)}::jsonb)`);
 }
 
 /** A page of the tenant's events (RLS scopes the transaction), newest first. */

@@ -117,7 +117,7 @@ export class AuditService {
     for (const row of batch) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row]);
     for (const [tenantId, rows] of byTenant) {
       try {
-        await this.database.withTenant(tenantId, (tx) => insertAuditEvents(tx, rows));
+        await insertAuditEvents(this.database.db, tenantId, rows);
       } catch (err) {
         this.logger.error({ err: (err as Error).message, events: rows.length, actions: rows.map((r) => r.action) }, 'audit write failed');
       }

@@ -124,7 +124,7 @@ describe.each(engines())('chat_acquire_turn on $name', (engine) => {
     await acquireTurn(database.db, { tenantId: 'tenant-c', threadId: 'held', ownerId: 'carol', turnId, now: at, until });
     const checkpoint = (tenantId: string) => ({
       tenantId, threadId: 'held', checkpointId: randomUUID(), parentId: null, ownerId: 'carol', agentId: 'sleep-coach', status: 'complete',
-      provider: 'offline', model: 'm', messages: [{ role: 'user', content: 'q' }], toolCalls: [], suggestions: ['s'], refusal: null, error: null, startedAt: at,
+      provider: 'offline', model: 'm', messages: [{ role: 'user', content: 'q' }], toolCalls: [], suggestions: ['s'], refusal: null, error: null, startedAt: at, completedAt: at,
     });
     // Written as tenant-d (same thread id, same turn id): RLS hides tenant-c's row from the update.
     await completeTurn(database.db, turnId, checkpoint('tenant-d'), at);
