@@ -28,7 +28,8 @@ const FORBIDDEN_RAW = /[\s\u0000-\u001f\u007f-\u009f\\#]/;
 // Percent-encoded dot, slash, backslash and control characters: decoded differently by different receivers.
 const FORBIDDEN_ENCODED = /%(?:2e|2f|5c|[01][0-9a-f]|7f)/i;
 
-let lastAcceptedScheme: string | undefined;
+// The last companion scheme accepted; starts as the default, which is valid.
+let lastAcceptedScheme: string = DEFAULT_COMPANION_SCHEME;
 
 function reject(): never {
   throw new RelayError('RELAY_CALLBACK_NOT_ALLOWED', 'callback URL is not on the allowlist');
@@ -103,7 +104,8 @@ let lastAllowed: string | undefined;
  * resolution of many tickets for one runtime's callback parses it once.
  */
 export function assertCallbackAllowed(url: string, companionScheme: string): void {
-  if (companionScheme === allowedScheme && (url === lastAllowed || allowedCache.has(url))) {
+  const sameScheme = typeof url === 'string' && companionScheme === allowedScheme;
+  if (sameScheme && (url === lastAllowed || allowedCache.has(url))) {
     lastAllowed = url;
     return;
   }
