@@ -2,7 +2,9 @@
 // 1,000 concurrent POST /api/chat streams on the built-in offline engine against a bare SSE writer in the same
 // run (issue 6 targets: time to first event p99 < 50 ms, server RSS < 400 MB). The server runs in a child process
 // so its RSS is its own; this process is only the clients. Run after `pnpm --filter @care/care-consult build`.
-// Bounded: two phases of STREAMS requests each, loopback only, ~1 min. `pnpm --filter @care/care-consult bench`.
+// Three phases (ADR 0405): steady (1,000 streams held open, a new stream replacing each one that ends, new streams
+// measured while 1,000 are open), burst (1,000 opened within RAMP_MS) and unpaced (1,000 at once, tokens as fast as
+// the socket takes them). Bounded, loopback only, ~3 min. `pnpm --filter @care/care-consult bench`.
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
@@ -21,6 +23,10 @@ const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 2000);
 // 10 tokens/s per stream: 1,000 streams make 10,000 frames/s, what this 2-core machine can carry alongside the clients.
 const TOKEN_DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 100);
 const FRAMES = Number(process.env.BENCH_BARE_FRAMES ?? 150);
+// Steady phase: open STREAMS streams evenly over about one stream lifetime (so they do not all end together),
+// then keep STREAMS open for STEADY_MS, replacing each stream that ends, and measure the replacements.
+const STEADY_OPEN_MS = Number(process.env.BENCH_STEADY_OPEN_MS ?? 15000);
+const STEADY_MS = Number(process.env.BENCH_STEADY_MS ?? 12000);
 // A PostgreSQL server when one is known (a throwaway database on TEST_DATABASE_URI): what a deployment serving
 // 1,000 streams runs. Else embedded PGlite, whose WASM heap alone is several hundred MB of the server's RSS.
 let throwaway;
@@ -64,6 +70,14 @@ function stream(port, i) {
   });
 }
 
+function summarize(results, wall, extra = {}) {
+  const ok = results.filter((r) => r.status === 200);
+  const firsts = ok.map((r) => r.first).sort((a, b) => a - b);
+  const q = (p) => (firsts.length ? firsts[Math.min(firsts.length - 1, Math.floor(p * firsts.length))] : NaN);
+  const events = ok.reduce((n, r) => n + r.frames, 0);
+  return { ok: ok.length, failed: results.length - ok.length, p50: q(0.5), p99: q(0.99), events, eventsPerSec: events / wall, wall, errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))], ...extra };
+}
+
 async function phase(port, ramp) {
   const started = performance.now();
   const runs = [];
@@ -71,29 +85,60 @@ async function phase(port, ramp) {
     runs.push(stream(port, i));
     if (ramp && i % 10 === 9) await new Promise((r) => setTimeout(r, (ramp * 10) / STREAMS));
   }
-  const results = await Promise.all(runs);
+  return summarize(await Promise.all(runs), (performance.now() - started) / 1000);
+}
+
+/**
+ * STREAMS slots; slot i opens its first stream at i * STEADY_OPEN_MS / STREAMS, and each slot opens a new stream
+ * as soon as its previous one ends, until the measuring window closes. Streams opened while all slots were open
+ * (inside the window) are the measured ones; the open count is sampled to show it held.
+ */
+async function steady(port) {
+  const started = performance.now();
+  let open = 0;
+  let openedAll = Infinity;
+  let windowEnd = Infinity;
+  const measured = [];
+  const counts = [];
+  let n = 0;
+  const slot = async (i) => {
+    await new Promise((r) => setTimeout(r, (i * STEADY_OPEN_MS) / STREAMS));
+    if (i === STREAMS - 1) {
+      openedAll = performance.now();
+      windowEnd = openedAll + STEADY_MS;
+    }
+    for (;;) {
+      const t = performance.now();
+      if (t >= windowEnd) return;
+      open++;
+      const r = await stream(port, n++);
+      open--;
+      if (t > openedAll) measured.push(r);
+    }
+  };
+  const sampler = setInterval(() => performance.now() > openedAll && performance.now() < windowEnd && counts.push(open), 100);
+  const slots = Array.from({ length: STREAMS }, (_, i) => slot(i));
+  await Promise.all(slots);
+  clearInterval(sampler);
   const wall = (performance.now() - started) / 1000;
-  const ok = results.filter((r) => r.status === 200);
-  const firsts = ok.map((r) => r.first).sort((a, b) => a - b);
-  const q = (p) => (firsts.length ? firsts[Math.min(firsts.length - 1, Math.floor(p * firsts.length))] : NaN);
-  const events = ok.reduce((n, r) => n + r.frames, 0);
-  return { ok: ok.length, failed: results.length - ok.length, p50: q(0.5), p99: q(0.99), events, eventsPerSec: events / wall, wall, errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))] };
+  return summarize(measured, wall, { openMin: Math.min(...counts), openMax: Math.max(...counts), measured: measured.length });
 }
 
 const child = fork(path.join(here, 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [] });
 const ask = (type) => new Promise((resolve) => { child.once('message', resolve); child.send({ type }); });
 const ready = await new Promise((resolve) => child.on('message', (m) => m.type === 'ready' && resolve(m)));
 const rows = [];
-const guard = setTimeout(() => { console.error('bench exceeded 3 minutes, stopping'); child.kill(); process.exit(2); }, 180_000);
-for (const [label, chatPort, barePort, ramp] of [
-  [`paced (${TOKEN_DELAY_MS} ms/token, ${STREAMS} open together, ramp ${RAMP_MS} ms)`, ready.ports.chatPaced, ready.ports.barePaced, RAMP_MS],
-  [`unpaced (${STREAMS} at once)`, ready.ports.chatFast, ready.ports.bareFast, 0],
+const guard = setTimeout(() => { console.error('bench exceeded 6 minutes, stopping'); child.kill(); process.exit(2); }, 360_000);
+for (const [label, chatPort, barePort, run] of [
+  [`steady (${STREAMS} open, ${TOKEN_DELAY_MS} ms/token, new streams measured over ${STEADY_MS / 1000} s)`, ready.ports.chatPaced, ready.ports.barePaced, steady],
+  [`burst (${TOKEN_DELAY_MS} ms/token, ${STREAMS} opened within ${RAMP_MS} ms)`, ready.ports.chatPaced, ready.ports.barePaced, (port) => phase(port, RAMP_MS)],
+  [`unpaced (${STREAMS} at once)`, ready.ports.chatFast, ready.ports.bareFast, (port) => phase(port, 0)],
 ]) {
   await stream(chatPort, 0); // warm-up: catalog index, retrieval index, JIT
   await ask('rss');
-  const chat = await phase(chatPort, ramp);
+  const chat = await run(chatPort);
   const chatRss = await ask('rss');
-  const bare = await phase(barePort, ramp);
+  const bare = await run(barePort);
   const bareRss = await ask('rss');
   rows.push({ label, chat, bare, chatRss: chatRss.peak, bareRss: bareRss.peak, chatSrv: chatRss, bareSrv: bareRss });
 }
@@ -106,11 +151,11 @@ const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (v) => `${v.toFixed(1)} ms`;
 const dbLabel = DATABASE_URI.startsWith('pglite') ? 'embedded PGlite' : `PostgreSQL ${DATABASE_URI.split('@').pop()}`;
 console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}, ${dbLabel})\n`);
-console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame p50 / p99 | accept -> request p50 | server loop delay p99 | events | events/s | peak server RSS |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame p50 / p99 | accept -> request p50 | server loop delay p99 | events | events/s | peak server RSS | open streams while measured |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   for (const [name, m, srv] of [['care-consult chat', r.chat, r.chatSrv], ['bare SSE writer', r.bare, r.bareSrv]]) {
-    console.log(`| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.acceptP50)} | ${ms(srv.loopP99)} | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} |`);
+    console.log(`| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.acceptP50)} | ${ms(srv.loopP99)} | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} | ${m.openMin === undefined ? 'all' : `${m.openMin}-${m.openMax} (${m.measured} measured)`} |`);
   }
 }
 console.log('\n| phase | events/s ratio chat / bare | first event p99 ratio (client) | target p99 < 50 ms (client) | target RSS < 400 MB |');

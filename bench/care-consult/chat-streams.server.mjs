@@ -82,7 +82,7 @@ async function listen(handler) {
 }
 
 let peakRss = process.memoryUsage().rss;
-setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25).unref();
+setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 25).unref();
 
 const ports = {
   chatPaced: await listen(await chatApp(tokenDelayMs)),
