@@ -1,4 +1,19 @@
 -- Custom SQL migration file, put your code below! --
+-- care_consult_enter_tenant: the prologue of the single-statement functions below and in migrations 0005-0006.
+-- Refuses a blank tenant, then switches the rest of the calling transaction (the caller's own statement) to the
+-- runtime role care_consult_app and app.tenant_id = p_tenant, both transaction-local, as withTenant does.
+CREATE OR REPLACE FUNCTION care_consult_enter_tenant(p_tenant text, p_caller text) RETURNS void
+LANGUAGE plpgsql SECURITY INVOKER AS $fn$
+BEGIN
+  IF p_tenant IS NULL OR btrim(p_tenant) = '' THEN
+    RAISE EXCEPTION '% needs a tenant id', p_caller USING ERRCODE = '22023';
+  END IF;
+  PERFORM set_config('role', 'care_consult_app', true), set_config('app.tenant_id', p_tenant, true);
+END
+$fn$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION care_consult_enter_tenant(text, text) FROM PUBLIC;
+--> statement-breakpoint
 -- chat_acquire_turn: takes a thread's turn lease in one statement, so a turn starts with one round trip
 -- instead of four (BEGIN, role and tenant, upsert, COMMIT). Called as a statement of its own (autocommit),
 -- never inside a transaction: it switches the rest of the calling transaction to the runtime role
@@ -20,10 +35,7 @@ DECLARE
   v_last uuid;
   v_owner text;
 BEGIN
-  IF p_tenant IS NULL OR btrim(p_tenant) = '' THEN
-    RAISE EXCEPTION 'chat_acquire_turn needs a tenant id' USING ERRCODE = '22023';
-  END IF;
-  PERFORM set_config('role', 'care_consult_app', true), set_config('app.tenant_id', p_tenant, true);
+  PERFORM care_consult_enter_tenant(p_tenant, 'chat_acquire_turn');
   INSERT INTO chat_threads AS t (tenant_id, thread_id, owner_id, busy_turn, busy_until, created_at, updated_at)
   VALUES (p_tenant, p_thread, p_owner, p_turn, p_until, p_now, p_now)
   ON CONFLICT (tenant_id, thread_id) DO UPDATE SET busy_turn = excluded.busy_turn, busy_until = excluded.busy_until

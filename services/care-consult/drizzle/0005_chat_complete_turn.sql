@@ -27,10 +27,7 @@ LANGUAGE plpgsql SECURITY INVOKER AS $fn$
 DECLARE
   v_seq integer;
 BEGIN
-  IF p_tenant IS NULL OR btrim(p_tenant) = '' THEN
-    RAISE EXCEPTION 'chat_complete_turn needs a tenant id' USING ERRCODE = '22023';
-  END IF;
-  PERFORM set_config('role', 'care_consult_app', true), set_config('app.tenant_id', p_tenant, true);
+  PERFORM care_consult_enter_tenant(p_tenant, 'chat_complete_turn');
   UPDATE chat_threads AS t
   SET turns = t.turns + 1,
       last_checkpoint_id = p_checkpoint,

@@ -8,10 +8,7 @@ LANGUAGE plpgsql SECURITY INVOKER AS $fn$
 DECLARE
   v_count integer;
 BEGIN
-  IF p_tenant IS NULL OR btrim(p_tenant) = '' THEN
-    RAISE EXCEPTION 'audit_record needs a tenant id' USING ERRCODE = '22023';
-  END IF;
-  PERFORM set_config('role', 'care_consult_app', true), set_config('app.tenant_id', p_tenant, true);
+  PERFORM care_consult_enter_tenant(p_tenant, 'audit_record');
   INSERT INTO audit_events (tenant_id, id, occurred_at, actor_id, action, resource_type, resource_id, outcome, request_id, meta)
   SELECT p_tenant, e.id, e.occurred_at, e.actor_id, e.action, e.resource_type, e.resource_id, e.outcome, e.request_id,
     coalesce(e.meta, '{}'::jsonb)
