@@ -114,7 +114,7 @@ class FixedProvider {
 }
 
 async function measureSize(n) {
-  const database = await openMemoryDatabase({ uri: 'pglite://memory' });
+  const database = await openMemoryDatabase({ uri: 'pglite://memory', sharedBuffers: process.env.PGLITE_SHARED_BUFFERS ?? config.PGLITE_SHARED_BUFFERS });
   const client = database.db.$client; // the PGlite instance: COPY FROM /dev/blob for the bulk load
   await database.db.execute(
     sql`insert into partitions (tenant_id, embedding_model, dimension) values (${TENANT}, ${MODEL}, ${DIM})`,
@@ -262,7 +262,7 @@ async function measureSize(n) {
 }
 
 async function measureApiIngestion(count) {
-  const database = await openMemoryDatabase({ uri: 'pglite://memory' });
+  const database = await openMemoryDatabase({ uri: 'pglite://memory', sharedBuffers: process.env.PGLITE_SHARED_BUFFERS ?? config.PGLITE_SHARED_BUFFERS });
   const embeddings = new BuiltinEmbeddingProvider();
   await embeddings.warm();
   const app = createApp({ config, logger, database, embeddings });

@@ -29,6 +29,11 @@ export interface OpenDatabaseOptions {
   runtimeRole: string;
   /** PGlite only: extensions to load (`vector` = pgvector). `CREATE EXTENSION` belongs in a migration. */
   extensions?: Array<'vector'>;
+  /**
+   * PGlite only: PostgreSQL's `shared_buffers` (`512MB`, `1GB`, `65536kB`); unset keeps PostgreSQL's 128MB. The
+   * buffers are allocated when the engine starts, so the process's RSS grows by about this much.
+   */
+  pgliteSharedBuffers?: string;
   /** Server only: maximum pooled connections (default 10). */
   poolSize?: number;
   /** Where to report opening and pool errors. */
@@ -65,7 +70,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const logger = opts.logger;
   const driver: OpenedDriver =
     target.kind === 'pglite'
-      ? await openPglite(target.dataDir, opts.extensions ?? [])
+      ? await openPglite(target.dataDir, opts.extensions ?? [], { sharedBuffers: checkSharedBuffers(opts.pgliteSharedBuffers) })
       : await openPostgres({
           uri: target.uri,
           appName: opts.appName,
@@ -94,4 +99,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     },
     close: () => driver.close(),
   };
+}
+
+/** A `shared_buffers` size PostgreSQL accepts: a positive integer and a unit, nothing else reaches the config. */
+function checkSharedBuffers(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,7}(kB|MB|GB)$/.test(value)) {
+    throw new DatabaseConfigError(`pgliteSharedBuffers must be a size such as 512MB (got ${JSON.stringify(value.slice(0, 32))})`);
+  }
+  return value;
 }

@@ -138,3 +138,29 @@ describe('file-backed PGlite with pgvector', () => {
     expect(nearest.rows.map((r) => r.id)).toEqual(['near', 'mid', 'far']);
   });
 });
+
+describe('PGlite shared_buffers', () => {
+  it('starts the embedded engine with the size asked for, and PostgreSQL default without one', async () => {
+    const sized = await openDatabase({ ...options, uri: 'pglite://memory', pgliteSharedBuffers: '192MB' });
+    const plain = await openDatabase({ ...options, uri: 'pglite://memory' });
+    try {
+      const show = async (d: Database) =>
+        (await d.db.execute<{ shared_buffers: string }>(sql`show shared_buffers`)).rows[0].shared_buffers;
+      expect(await show(sized)).toBe('192MB');
+      expect(await show(plain)).toBe('128MB');
+    } finally {
+      await sized.close();
+      await plain.close();
+    }
+  });
+
+  it.each(['512', '512 MB', '0MB', '-1MB', '1TB', '512MB\nfsync = off', "512MB' ", ''])(
+    'refuses %j before starting anything',
+    async (value) => {
+      const err = await openDatabase({ ...options, uri: 'pglite://memory', pgliteSharedBuffers: value }).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(DatabaseConfigError);
+    },
+  );
+});

@@ -28,7 +28,12 @@ async function main(): Promise<void> {
   const version = (
     JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }
   ).version;
-  const database = await openMemoryDatabase({ uri: config.DATABASE_URI, dataDir: config.DATA_DIR, logger });
+  const database = await openMemoryDatabase({
+    uri: config.DATABASE_URI,
+    dataDir: config.DATA_DIR,
+    sharedBuffers: config.PGLITE_SHARED_BUFFERS,
+    logger,
+  });
   const provider = createEmbeddingProvider(config);
   if (provider instanceof BuiltinEmbeddingProvider) await provider.warm();
   const embeddings = new MonitoredEmbeddingProvider(provider);

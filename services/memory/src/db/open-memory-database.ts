@@ -12,6 +12,8 @@ export function openMemoryDatabase(opts: {
   dataDir?: string;
   logger?: DatabaseLogger;
   poolSize?: number;
+  /** Embedded database only: PostgreSQL `shared_buffers` (PGLITE_SHARED_BUFFERS); unset keeps 128MB. */
+  sharedBuffers?: string;
 }): Promise<Database> {
   return openDatabase({
     uri: opts.uri,
@@ -21,6 +23,7 @@ export function openMemoryDatabase(opts: {
     runtimeRole: RUNTIME_ROLE,
     extensions: ['vector'],
     poolSize: opts.poolSize,
+    pgliteSharedBuffers: opts.sharedBuffers,
     logger: opts.logger,
   });
 }

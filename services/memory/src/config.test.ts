@@ -1,0 +1,13 @@
+import { loadMemoryConfig } from './config';
+
+describe('PGLITE_SHARED_BUFFERS', () => {
+  it('defaults to 256MB and takes any PostgreSQL size with a unit', () => {
+    expect(loadMemoryConfig({}).PGLITE_SHARED_BUFFERS).toBe('256MB');
+    expect(loadMemoryConfig({ PGLITE_SHARED_BUFFERS: '128MB' }).PGLITE_SHARED_BUFFERS).toBe('128MB');
+    expect(loadMemoryConfig({ PGLITE_SHARED_BUFFERS: '1GB' }).PGLITE_SHARED_BUFFERS).toBe('1GB');
+  });
+
+  it.each(['512', '512 mb', '0MB', '512MB;fsync=off'])('refuses %j naming the variable', (value) => {
+    expect(() => loadMemoryConfig({ PGLITE_SHARED_BUFFERS: value })).toThrow(/PGLITE_SHARED_BUFFERS/);
+  });
+});
