@@ -1,8 +1,8 @@
 import { loadMemoryConfig } from './config';
 
 describe('PGLITE_SHARED_BUFFERS', () => {
-  it('defaults to 256MB and takes any PostgreSQL size with a unit', () => {
-    expect(loadMemoryConfig({}).PGLITE_SHARED_BUFFERS).toBe('256MB');
+  it('is unset by default (PostgreSQL keeps 128MB) and takes any PostgreSQL size with a unit', () => {
+    expect(loadMemoryConfig({}).PGLITE_SHARED_BUFFERS).toBeUndefined();
     expect(loadMemoryConfig({ PGLITE_SHARED_BUFFERS: '128MB' }).PGLITE_SHARED_BUFFERS).toBe('128MB');
     expect(loadMemoryConfig({ PGLITE_SHARED_BUFFERS: '1GB' }).PGLITE_SHARED_BUFFERS).toBe('1GB');
   });

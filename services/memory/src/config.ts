@@ -42,12 +42,13 @@ export const ConfigSchema = Type.Object({
     default: '.data/memory',
     description: 'folder of the embedded database (when DATABASE_URI is unset)',
   }),
-  PGLITE_SHARED_BUFFERS: Type.String({
-    default: '256MB',
-    pattern: '^[1-9][0-9]{0,7}(kB|MB|GB)$',
-    description:
-      'embedded database only: PostgreSQL shared_buffers (allocated at start, so RSS grows by about this much); 256MB keeps recall at 100k memories under 25 ms p99 (ADR 0306)',
-  }),
+  PGLITE_SHARED_BUFFERS: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,7}(kB|MB|GB)$',
+      description:
+        "embedded database only: PostgreSQL shared_buffers, allocated at start (RSS grows by about this much); unset keeps PostgreSQL's 128MB (ADR 0306)",
+    }),
+  ),
   EMBEDDING_PROVIDER: Type.Union(
     [Type.Literal('builtin'), Type.Literal('ollama'), Type.Literal('openai'), Type.Literal('hashing')],
     {
