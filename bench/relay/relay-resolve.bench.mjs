@@ -99,8 +99,17 @@ function oneShotRound() {
   return segments.length / seconds;
 }
 const check = segments[0];
-outerBlock.write(createHash('sha256').update(innerPrefix + check).digest('binary'), 64, 'binary');
-if (createHash('sha256').update(outerBlock).digest('hex') !== createHmac('sha256', KEY).update(check).digest('hex')) {
+outerBlock.write(
+  createHash('sha256')
+    .update(innerPrefix + check)
+    .digest('binary'),
+  64,
+  'binary',
+);
+if (
+  createHash('sha256').update(outerBlock).digest('hex') !==
+  createHmac('sha256', KEY).update(check).digest('hex')
+) {
   throw new Error('one-shot reference does not match createHmac');
 }
 

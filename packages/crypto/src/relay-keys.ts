@@ -107,9 +107,7 @@ export function relayKeyList(keys: RelayKeys): RelayKey[] {
   const cached = validated.get(keys);
   if (cached !== undefined && sameKeys(keys, previous, cached.sources)) return cached.prepared;
   const sources = [checkKey(keys.current), ...previous.map(checkKey)];
-  const prepared = sources.map((key) =>
-    prepareKey(typeof key === 'string' ? Buffer.from(key, 'utf8') : key),
-  );
+  const prepared = sources.map((key) => prepareKey(typeof key === 'string' ? Buffer.from(key, 'utf8') : key));
   validated.set(keys, { sources, prepared });
   return prepared;
 }
