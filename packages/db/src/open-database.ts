@@ -34,6 +34,11 @@ export interface OpenDatabaseOptions {
    * buffers are allocated when the engine starts, so the process's RSS grows by about this much.
    */
   pgliteSharedBuffers?: string;
+  /**
+   * PGlite in memory only (`pglite://memory`): start from this data folder, a tarball from PGlite's
+   * `dumpDataDir()` (benchmarks reuse a populated database this way); migrations still run on it.
+   */
+  pgliteLoadDataDir?: Blob;
   /** Server only: maximum pooled connections (default 10). */
   poolSize?: number;
   /** Where to report opening and pool errors. */
@@ -70,7 +75,10 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const logger = opts.logger;
   const driver: OpenedDriver =
     target.kind === 'pglite'
-      ? await openPglite(target.dataDir, opts.extensions ?? [], { sharedBuffers: checkSharedBuffers(opts.pgliteSharedBuffers) })
+      ? await openPglite(target.dataDir, opts.extensions ?? [], {
+          sharedBuffers: checkSharedBuffers(opts.pgliteSharedBuffers),
+          loadDataDir: target.dataDir === undefined ? opts.pgliteLoadDataDir : undefined,
+        })
       : await openPostgres({
           uri: target.uri,
           appName: opts.appName,

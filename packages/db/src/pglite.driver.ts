@@ -22,13 +22,17 @@ export interface OpenedDriver {
 export async function openPglite(
   dataDir: string | undefined,
   extensions: ReadonlyArray<'vector'>,
-  settings: { sharedBuffers?: string } = {},
+  settings: { sharedBuffers?: string; loadDataDir?: Blob } = {},
 ): Promise<OpenedDriver> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const loaded: Extensions = extensions.includes('vector') ? { vector } : {};
   // Checked by the caller (a size and a unit), so the line cannot carry another setting.
   const postgresqlconf = settings.sharedBuffers ? [`shared_buffers = ${settings.sharedBuffers}`] : undefined;
-  const client = await PGlite.create(dataDir, { extensions: loaded, postgresqlconf });
+  const client = await PGlite.create(dataDir, {
+    extensions: loaded,
+    postgresqlconf,
+    loadDataDir: settings.loadDataDir,
+  });
   const db = drizzle({ client });
   return {
     db,

@@ -157,10 +157,36 @@ describe('PGlite shared_buffers', () => {
   it.each(['512', '512 MB', '0MB', '-1MB', '1TB', '512MB\nfsync = off', "512MB' ", ''])(
     'refuses %j before starting anything',
     async (value) => {
-      const err = await openDatabase({ ...options, uri: 'pglite://memory', pgliteSharedBuffers: value }).catch(
-        (e: unknown) => e,
-      );
+      const err = await openDatabase({
+        ...options,
+        uri: 'pglite://memory',
+        pgliteSharedBuffers: value,
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DatabaseConfigError);
     },
   );
+});
+
+describe('PGlite in memory from a data folder dump', () => {
+  it('starts from the rows of the dumped database and still applies migrations', async () => {
+    const source = await openDatabase({ ...options, uri: 'pglite://memory' });
+    let dump: Blob;
+    try {
+      await source.withTenant('acme', (tx) =>
+        tx.insert(notes).values({ tenantId: 'acme', id: '1', body: 'dumped' }),
+      );
+      const client = (source.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }).$client;
+      dump = await client.dumpDataDir('none');
+    } finally {
+      await source.close();
+    }
+    const loaded = await openDatabase({ ...options, uri: 'pglite://memory', pgliteLoadDataDir: dump });
+    try {
+      expect(await loaded.withTenant('acme', (tx) => tx.select().from(notes))).toEqual([
+        { tenantId: 'acme', id: '1', body: 'dumped' },
+      ]);
+    } finally {
+      await loaded.close();
+    }
+  });
 });

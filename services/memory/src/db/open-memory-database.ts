@@ -14,6 +14,8 @@ export function openMemoryDatabase(opts: {
   poolSize?: number;
   /** Embedded database only: PostgreSQL `shared_buffers` (PGLITE_SHARED_BUFFERS); unset keeps 128MB. */
   sharedBuffers?: string;
+  /** `pglite://memory` only: start from a `dumpDataDir()` tarball (the latency bench's BENCH_DATA_DIR cache). */
+  loadDataDir?: Blob;
 }): Promise<Database> {
   return openDatabase({
     uri: opts.uri,
@@ -24,6 +26,7 @@ export function openMemoryDatabase(opts: {
     extensions: ['vector'],
     poolSize: opts.poolSize,
     pgliteSharedBuffers: opts.sharedBuffers,
+    pgliteLoadDataDir: opts.loadDataDir,
     logger: opts.logger,
   });
 }
