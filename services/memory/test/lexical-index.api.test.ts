@@ -74,9 +74,12 @@ async function bothSearches(partition: string, query: string) {
       .filter((r) => r.textRank !== undefined)
       .map((r) => ({ id: r.id, textRank: r.textRank, textScore: r.textScore }))
       .sort((a, b) => (a.id < b.id ? -1 : 1));
-    const fromIndex = index.search(partition, memTerms, scope).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const inOrder = index.search(partition, memTerms, scope);
+    const fromIndex = [...inOrder].sort((a, b) => (a.id < b.id ? -1 : 1));
+    // A small pool cuts through ties: the index keeps the first of its (score, then id) order.
+    const cut = index.search(partition, memTerms, { ...scope, pool: 2 });
     const scores = rows.map((r) => [r.textScore, index.score(partition, r.id, memTerms)]);
-    return { sqlTerms, memTerms, fromSql, fromIndex, scores };
+    return { sqlTerms, memTerms, fromSql, fromIndex, scores, cut, inOrder };
   });
 }
 
@@ -140,6 +143,7 @@ describe('in-process lexical index (embedded database)', () => {
             const r = await bothSearches(partition, query);
             expect(r.memTerms).toEqual(r.sqlTerms);
             expect(r.fromIndex).toEqual(r.fromSql);
+            expect(r.cut).toEqual(r.inOrder.slice(0, 2));
             for (const [fromSql, fromIndex] of r.scores) expect(fromIndex).toBeCloseTo(fromSql, 12);
           }
         },
