@@ -79,7 +79,18 @@ async function bothSearches(partition: string, query: string) {
     // A small pool cuts through ties: the index keeps the first of its (score, then id) order.
     const cut = index.search(partition, memTerms, { ...scope, pool: 2 });
     const scores = rows.map((r) => [r.textScore, index.score(partition, r.id, memTerms)]);
-    return { sqlTerms, memTerms, fromSql, fromIndex, scores, cut, inOrder };
+    // The candidate statement of the embedded database, built each time and prepared once per session (by name).
+    const inProcess = { text: inOrder, score: (id: string) => index.score(partition, id, memTerms) };
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    const built = (await findCandidates(tx, { ...scope, terms: memTerms, inProcess })).sort(byId);
+    const prepared = (
+      await findCandidates(tx, {
+        ...scope,
+        terms: memTerms,
+        inProcess: { ...inProcess, session: index.session },
+      })
+    ).sort(byId);
+    return { sqlTerms, memTerms, fromSql, fromIndex, scores, cut, inOrder, built, prepared };
   });
 }
 
@@ -144,6 +155,7 @@ describe('in-process lexical index (embedded database)', () => {
             expect(r.memTerms).toEqual(r.sqlTerms);
             expect(r.fromIndex).toEqual(r.fromSql);
             expect(r.cut).toEqual(r.inOrder.slice(0, 2));
+            expect(r.prepared).toEqual(r.built);
             for (const [fromSql, fromIndex] of r.scores) expect(fromIndex).toBeCloseTo(fromSql, 12);
           }
         },

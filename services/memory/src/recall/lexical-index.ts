@@ -219,7 +219,11 @@ export class LexicalIndex {
   /** Number of the current `search`, stamped on the memories it visits. */
   private searches = 0;
 
+  /** The database session (the PGlite instance) the index listens on; recall prepares its statement there. */
+  readonly session: object;
+
   private constructor(client: ListeningClient) {
+    this.session = client;
     this.subscription = client.listen(CHANGE_CHANNEL, (payload) => this.onChange(payload));
     // A failed LISTEN leaves the index unused and recall on the SQL path.
     this.subscription.then(

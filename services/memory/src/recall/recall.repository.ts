@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { escapeLiteral } from 'pg';
 import type { Tx } from '@care/db';
 import { vectorLiteral, vectorType } from '../db/vector-index';
 import type { Tier } from './fusion';
@@ -45,7 +46,15 @@ export interface CandidateQuery {
    * The full-text half already done in process (LexicalIndex, embedded mode): the statement runs only the vector
    * search and fetches these candidates beside its own; `score` gives the lexical score of any other memory.
    */
-  inProcess?: { text: TextCandidate[]; score: (id: string) => number };
+  inProcess?: {
+    text: TextCandidate[];
+    score: (id: string) => number;
+    /**
+     * The database session (the PGlite instance) the statement runs on: with it, the statement is prepared
+     * once per session and vector size and executed by name, so it is parsed and planned once (ADR 0307).
+     */
+    session?: object;
+  };
 }
 
 /** SQL condition: the memory can be recalled now (not forgotten, merged, expired or suppressed). */
@@ -90,7 +99,8 @@ function searchSettings(pool: number, exact?: boolean): SQL {
              set_config('hnsw.iterative_scan', 'relaxed_order', true),
              set_config('enable_indexscan', ${exact ? 'off' : 'on'}, true),
              set_config('enable_seqscan', ${exact ? 'on' : 'off'}, true),
-             set_config('enable_sort', ${exact ? 'on' : 'off'}, true)`;
+             set_config('enable_sort', ${exact ? 'on' : 'off'}, true),
+             set_config('plan_cache_mode', 'force_generic_plan', true)`;
 }
 
 /** What a recall reads before its candidate statement. */
@@ -126,6 +136,91 @@ export async function prepareSearch(
   };
 }
 
+/** One row of the candidate statement, as the driver returns it. */
+type CandidateSqlRow = {
+  id: string;
+  tier: Tier;
+  type: string;
+  source: string;
+  text: string;
+  tags: string[];
+  strength: number;
+  created_at: string | Date;
+  resolved: boolean;
+  vector_rank: string | number | null;
+  similarity: number;
+  text_rank: string | number | null;
+  text_score: number;
+};
+
+/** Names of the candidate statements prepared in each database session (a PGlite instance is one session). */
+const preparedIn = new WeakMap<object, Set<string>>();
+
+/**
+ * The recall candidate statement of the embedded database (full text done in process), with parameters: $1
+ * tenant, $2 query vector, $3 tiers, $4 now, $5 pool, $6 ids of the full-text candidates. The same statement as
+ * `findCandidates` builds with `inProcess`, in the same order of columns.
+ */
+function candidateStatementSql(dim: number): string {
+  const vt = vectorType(dim);
+  const qv = '(select v from query_vector)';
+  const scope = `m.tenant_id = $1 and m.dim = ${dim} and m.tier = any($3) and m.forgotten_at is null and m.merged_into is null and m.suppressed_at is null and (m.expires_at is null or m.expires_at > $4)`;
+  return `
+    with query_vector as (select $2 as v),
+    v as (
+      select id, distance, rank() over (order by distance) as vector_rank from (
+        select m.id, (m.embedding::${vt} <=> ${qv}) as distance
+        from memories m where ${scope}
+        order by m.embedding::${vt} <=> ${qv}
+        limit $5
+      ) nearest
+    )
+    select m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at, (m.resolved_at is not null) as resolved,
+           v.vector_rank, 1 - coalesce(v.distance, m.embedding::${vt} <=> ${qv}) as similarity,
+           null::bigint as text_rank, 0::float8 as text_score
+    from memories m
+    left join v on v.id = m.id
+    where m.tenant_id = $1 and m.id = any(array(select id from v) || $6)`;
+}
+
+/** `ARRAY[...]::text[]` of quoted literals. */
+function textArrayLiteral(values: string[]): string {
+  return `ARRAY[${values.map((v) => escapeLiteral(v)).join(', ')}]::text[]`;
+}
+
+/**
+ * Runs the candidate statement by name in this session, preparing it first if needed (PREPARE outlives the
+ * transaction, also one that rolls back). Arguments are quoted literals (EXECUTE takes no bind parameters); the
+ * query vector is digits only. The plan is generic (`plan_cache_mode` in the search settings): planned once, not
+ * at every recall.
+ */
+async function executePrepared(
+  tx: Tx,
+  session: object,
+  q: CandidateQuery,
+): Promise<{ rows: CandidateSqlRow[] }> {
+  const name = `care_memory_candidates_${q.dim}`;
+  let names = preparedIn.get(session);
+  if (!names) preparedIn.set(session, (names = new Set()));
+  if (!names.has(name)) {
+    await tx.execute(
+      sql.raw(
+        `prepare ${name} (text, ${vectorType(q.dim)}, text[], timestamptz, int, text[]) as ${candidateStatementSql(q.dim)}`,
+      ),
+    );
+    names.add(name);
+  }
+  const args = [
+    escapeLiteral(q.tenantId),
+    `'${vectorLiteral(q.queryVector)}'`,
+    textArrayLiteral(q.tiers),
+    `'${q.now.toISOString()}'`,
+    String(Math.trunc(q.pool)),
+    textArrayLiteral(q.inProcess?.text.map((c) => c.id) ?? []),
+  ];
+  return tx.execute<CandidateSqlRow>(sql.raw(`execute ${name}(${args.join(', ')})`));
+}
+
 /**
  * Both searches in one statement. Sequential scans and explicit sorts are discouraged for it: otherwise the planner
  * scans and sorts by distance (exact, O(partition)) whenever it underestimates the partition, instead of walking
@@ -145,21 +240,11 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
   const { cte, score } = termsSql(q.terms);
   const scope = sql`m.tenant_id = ${q.tenantId} and m.dim = ${dim} and m.tier = any(${sqlArray(q.tiers, 'text')}) and ${liveCondition(q.now)} ${only}`;
   if (!q.prepared) await tx.execute(sql`select ${searchSettings(q.pool, q.exact)}`);
-  const result = await tx.execute<{
-    id: string;
-    tier: Tier;
-    type: string;
-    source: string;
-    text: string;
-    tags: string[];
-    strength: number;
-    created_at: string | Date;
-    resolved: boolean;
-    vector_rank: string | number | null;
-    similarity: number;
-    text_rank: string | number | null;
-    text_score: number;
-  }>(sql`
+  const session = q.inProcess?.session;
+  const result =
+    session && !q.exact && q.onlyId === undefined
+      ? await executePrepared(tx, session, q)
+      : await tx.execute<CandidateSqlRow>(sql`
     with query_vector as (select ${vectorLiteral(q.queryVector)}::${vt} as v),
     ${q.inProcess ? sql`` : sql`${cte},`}
     v as (

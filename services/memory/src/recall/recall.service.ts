@@ -108,6 +108,7 @@ export class RecallService {
       inProcess: index && {
         text: index.search(tenantId, terms, { dim: partition.dimension, tiers, now, pool }),
         score: (id) => index.score(tenantId, id, terms),
+        session: index.session,
       },
     });
     return {
