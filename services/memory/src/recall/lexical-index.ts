@@ -26,6 +26,8 @@ const TIER_CODES: readonly Tier[] = ['working', 'episodic', 'semantic', 'documen
  * first `size` entries of `slots`.
  */
 interface Posting {
+  /** The lexeme, the one string instance every memory holding it keeps (so a load keeps no duplicates). */
+  lexeme: string;
   slots: Int32Array;
   size: number;
 }
@@ -55,7 +57,7 @@ function find(posting: Posting, slot: number): number {
 class PartitionIndex {
   /** Slot of each memory id. */
   private readonly slotOf = new Map<string, number>();
-  /** Per slot: id (undefined when free) and distinct lexemes (each the shared instance of `lexemeOf`). */
+  /** Per slot: id (undefined when free) and distinct lexemes (each the shared instance of its posting). */
   private ids: Array<string | undefined> = [];
   private lexemes: Array<string[] | undefined> = [];
   private readonly free: number[] = [];
@@ -100,7 +102,7 @@ class PartitionIndex {
     for (const l of new Set(lexemes)) {
       let posting = this.postings.get(l);
       if (!posting) {
-        posting = { slots: new Int32Array(4), size: 0 };
+        posting = { lexeme: l, slots: new Int32Array(4), size: 0 };
         this.postings.set(l, posting);
       }
       const at = find(posting, slot);
@@ -114,7 +116,7 @@ class PartitionIndex {
       posting.slots.copyWithin(i + 1, i, posting.size);
       posting.slots[i] = slot;
       posting.size++;
-      own.push(l);
+      own.push(posting.lexeme);
     }
     this.lexemes[slot] = own;
   }
