@@ -10,7 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -78,6 +78,10 @@ function summarize(results, wall, extra = {}) {
   return { ok: ok.length, failed: results.length - ok.length, p50: q(0.5), p99: q(0.99), events, eventsPerSec: events / wall, wall, errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))], ...extra };
 }
 
+// The client's own event-loop delay per run, so a slow client is not taken for a slow server.
+const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+clientLoop.enable();
+
 async function phase(port, ramp) {
   const started = performance.now();
   const runs = [];
@@ -129,16 +133,22 @@ const ask = (type) => new Promise((resolve) => { child.once('message', resolve);
 const ready = await new Promise((resolve) => child.on('message', (m) => m.type === 'ready' && resolve(m)));
 const rows = [];
 const guard = setTimeout(() => { console.error('bench exceeded 6 minutes, stopping'); child.kill(); process.exit(2); }, 360_000);
+// BENCH_PHASES=steady,burst,unpaced (default all) runs a subset, e.g. with BENCH_CPU_PROF to profile one phase.
+const PHASES = (process.env.BENCH_PHASES ?? 'steady,burst,unpaced').split(',');
 for (const [label, chatPort, barePort, run] of [
   [`steady (${STREAMS} open, ${TOKEN_DELAY_MS} ms/token, new streams measured over ${STEADY_MS / 1000} s)`, ready.ports.chatPaced, ready.ports.barePaced, steady],
   [`burst (${TOKEN_DELAY_MS} ms/token, ${STREAMS} opened within ${RAMP_MS} ms)`, ready.ports.chatPaced, ready.ports.barePaced, (port) => phase(port, RAMP_MS)],
   [`unpaced (${STREAMS} at once)`, ready.ports.chatFast, ready.ports.bareFast, (port) => phase(port, 0)],
-]) {
+].filter(([label]) => PHASES.includes(label.split(' ')[0]))) {
   await stream(chatPort, 0); // warm-up: catalog index, retrieval index, JIT
   await ask('rss');
+  clientLoop.reset();
   const chat = await run(chatPort);
+  chat.clientLoop = [clientLoop.percentile(99) / 1e6, clientLoop.max / 1e6];
   const chatRss = await ask('rss');
+  clientLoop.reset();
   const bare = await run(barePort);
+  bare.clientLoop = [clientLoop.percentile(99) / 1e6, clientLoop.max / 1e6];
   const bareRss = await ask('rss');
   rows.push({ label, chat, bare, chatRss: chatRss.peak, bareRss: bareRss.peak, chatSrv: chatRss, bareSrv: bareRss });
 }
@@ -151,11 +161,11 @@ const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (v) => `${v.toFixed(1)} ms`;
 const dbLabel = DATABASE_URI.startsWith('pglite') ? 'embedded PGlite' : `PostgreSQL ${DATABASE_URI.split('@').pop()}`;
 console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}, ${dbLabel})\n`);
-console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame p50 / p99 | accept -> request p50 | server loop delay p99 | events | events/s | peak server RSS | open streams while measured |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame written p50 / p99 | -> on the socket p50 / p99 | accept -> request p50 / p99 | server loop delay p99 / max | client loop delay p99 / max | events | events/s | peak server RSS | open streams while measured |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   for (const [name, m, srv] of [['care-consult chat', r.chat, r.chatSrv], ['bare SSE writer', r.bare, r.bareSrv]]) {
-    console.log(`| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.acceptP50)} | ${ms(srv.loopP99)} | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} | ${m.openMin === undefined ? 'all' : `${m.openMin}-${m.openMax} (${m.measured} measured)`} |`);
+    console.log(`| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.socketFirst.p50)} / ${ms(srv.socketFirst.p99)} | ${ms(srv.acceptP50)} / ${ms(srv.acceptP99)} | ${ms(srv.loopP99)} / ${ms(srv.loopMax)} | ${ms(m.clientLoop[0])} / ${ms(m.clientLoop[1])} | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} | ${m.openMin === undefined ? 'all' : `${m.openMin}-${m.openMax} (${m.measured} measured)`} |`);
   }
 }
 console.log('\n| phase | events/s ratio chat / bare | first event p99 ratio (client) | target p99 < 50 ms (client) | target RSS < 400 MB |');

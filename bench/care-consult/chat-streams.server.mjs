@@ -55,6 +55,7 @@ function bareApp(delay) {
 // Server-side time to first event (request in -> first frame written) and event-loop delay, so the report can
 // tell the server's latency from the client process's own lag.
 let firstWrites = [];
+let firstSocketWrites = [];
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 let acceptToRequest = [];
@@ -66,6 +67,14 @@ function timed(handler) {
     res.write = function (...args) {
       res.write = write;
       firstWrites.push(performance.now() - t0);
+      // Frames written while corked leave at the uncork (SseWriter uncorks at the end of the loop turn).
+      const socket = res.socket;
+      const socketWrite = socket._writeGeneric;
+      socket._writeGeneric = function (...a) {
+        socket._writeGeneric = socketWrite;
+        firstSocketWrites.push(performance.now() - t0);
+        return socketWrite.apply(this, a);
+      };
       return write.apply(this, args);
     };
     handler(req, res);
@@ -93,12 +102,17 @@ const ports = {
 process.send({ type: 'ready', ports, rss: process.memoryUsage().rss });
 process.on('message', async (m) => {
   if (m.type === 'rss') {
-    const sorted = firstWrites.sort((a, b) => a - b);
-    const q = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
-    process.send({ type: 'rss', peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN });
+    const quantile = (xs) => {
+      const sorted = xs.sort((a, b) => a - b);
+      return (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
+    };
+    const q = quantile(firstWrites);
+    const qs = quantile(firstSocketWrites);
+    process.send({ type: 'rss', peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, socketFirst: { p50: qs(0.5), p99: qs(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN, acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN });
     acceptToRequest = [];
     peakRss = process.memoryUsage().rss;
     firstWrites = [];
+    firstSocketWrites = [];
     loopDelay.reset();
   }
   if (m.type === 'stop') {
