@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { escapeLiteral } from 'pg';
 import type { Tx } from '@care/db';
 import { vectorLiteral, vectorType } from '../db/vector-index';
@@ -58,7 +59,7 @@ export interface CandidateQuery {
 }
 
 /** SQL condition: the memory can be recalled now (not forgotten, merged, expired or suppressed). */
-export function liveCondition(now: Date, alias = 'm'): SQL {
+export function liveCondition(now: Date | SQL, alias = 'm'): SQL {
   const a = sql.raw(alias);
   return sql`${a}.forgotten_at is null and ${a}.merged_into is null and ${a}.suppressed_at is null and (${a}.expires_at is null or ${a}.expires_at > ${now})`;
 }
@@ -156,31 +157,86 @@ type CandidateSqlRow = {
 /** Names of the candidate statements prepared in each database session (a PGlite instance is one session). */
 const preparedIn = new WeakMap<object, Set<string>>();
 
+/** The values the candidate statement takes: bound values, or `$n` placeholders for the prepared form. */
+interface CandidateValues {
+  tenant: SQL;
+  /** The query vector, already of the vector type. */
+  vector: SQL;
+  tiers: SQL;
+  now: Date | SQL;
+  pool: SQL;
+  /** Ids of the in-process full-text candidates (`text[]`); undefined: full text in SQL. */
+  textIds?: SQL;
+}
+
 /**
- * The recall candidate statement of the embedded database (full text done in process), with parameters: $1
- * tenant, $2 query vector, $3 tiers, $4 now, $5 pool, $6 ids of the full-text candidates. The same statement as
- * `findCandidates` builds with `inProcess`, in the same order of columns.
+ * The candidate statement (see `findCandidates`). With `textIds` the full-text candidates come from the in-process
+ * index and only the vector search runs here; without it, both searches run in SQL (`terms` gives the scoring CTE
+ * and the GIN filter).
  */
-function candidateStatementSql(dim: number): string {
-  const vt = vectorType(dim);
-  const qv = '(select v from query_vector)';
-  const scope = `m.tenant_id = $1 and m.dim = ${dim} and m.tier = any($3) and m.forgotten_at is null and m.merged_into is null and m.suppressed_at is null and (m.expires_at is null or m.expires_at > $4)`;
-  return `
-    with query_vector as (select $2 as v),
+function candidateStatement(
+  dim: number,
+  values: CandidateValues,
+  options: { terms?: WeightedTerm[]; onlyId?: string } = {},
+): SQL {
+  const vt = sql.raw(vectorType(dim));
+  // The query vector is sent and parsed once (a one-row CTE); HNSW still serves the ORDER BY on its value.
+  const qv = sql`(select v from query_vector)`;
+  const only = options.onlyId === undefined ? sql`` : sql`and m.id = ${options.onlyId}`;
+  const scope = sql`m.tenant_id = ${values.tenant} and m.dim = ${sql.raw(String(dim))} and m.tier = any(${values.tiers}) and ${liveCondition(values.now)} ${only}`;
+  const inProcess = values.textIds !== undefined;
+  const filterTerms = (options.terms ?? []).filter((t) => t.filter).map((t) => t.lexeme);
+  const orq = filterTerms.length ? orTsquery(filterTerms) : null;
+  const { cte, score } = termsSql(options.terms ?? []);
+  return sql`
+    with query_vector as (select ${values.vector} as v),
+    ${inProcess ? sql`` : sql`${cte},`}
     v as (
       select id, distance, rank() over (order by distance) as vector_rank from (
         select m.id, (m.embedding::${vt} <=> ${qv}) as distance
         from memories m where ${scope}
         order by m.embedding::${vt} <=> ${qv}
-        limit $5
+        limit ${values.pool}
       ) nearest
-    )
+    ),
+    ${
+      inProcess
+        ? sql`t as (select null::text as id, null::bigint as text_rank where false)`
+        : sql`t as (
+      select id, rank() over (order by text_score desc) as text_rank from (
+        select m.id, ${score} as text_score
+        from memories m where m.tsv @@ ${orq}::tsquery and ${scope}
+        order by text_score desc
+        limit ${values.pool}
+      ) matches
+    )`
+    }
     select m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at, (m.resolved_at is not null) as resolved,
-           v.vector_rank, 1 - coalesce(v.distance, m.embedding::${vt} <=> ${qv}) as similarity,
-           null::bigint as text_rank, 0::float8 as text_score
+           v.vector_rank,
+           -- the vector search's own distance where it has one: each vector is read and compared once.
+           1 - coalesce(v.distance, m.embedding::${vt} <=> ${qv}) as similarity, t.text_rank, ${inProcess ? sql`0::float8` : score} as text_score
     from memories m
     left join v on v.id = m.id
-    where m.tenant_id = $1 and m.id = any(array(select id from v) || $6)`;
+    left join t on t.id = m.id
+    -- = any(array(...)) keeps this a primary-key lookup of the few candidates, never a scan of the partition.
+    where m.tenant_id = ${values.tenant} and m.id = any(array(select id from v union select id from t)${
+      inProcess ? sql` || ${values.textIds}` : sql``
+    })
+  `;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * The text of the in-process candidate statement with parameters $1 tenant, $2 query vector, $3 tiers, $4 now,
+ * $5 pool, $6 ids of the full-text candidates, for PREPARE: the very statement `findCandidates` runs with bound
+ * values, rendered with placeholders.
+ */
+function candidateStatementSql(dim: number): string {
+  const [tenant, vector, tiers, now, pool, textIds] = [1, 2, 3, 4, 5, 6].map((n) => sql.raw(`$${n}`));
+  const query = dialect.sqlToQuery(candidateStatement(dim, { tenant, vector, tiers, now, pool, textIds }));
+  if (query.params.length > 0) throw new Error('the prepared candidate statement must not bind values');
+  return query.sql;
 }
 
 /** `ARRAY[...]::text[]` of quoted literals. */
@@ -230,60 +286,30 @@ async function executePrepared(
  * Ranks are SQL `rank()`: equal distances or scores share a rank, so identical memories score identically.
  */
 export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<CandidateRow[]> {
-  const vt = sql.raw(vectorType(q.dim));
-  const dim = sql.raw(String(q.dim));
-  // The query vector is sent and parsed once (a one-row CTE); HNSW still serves the ORDER BY on its value.
-  const qv = sql`(select v from query_vector)`;
-  const only = q.onlyId === undefined ? sql`` : sql`and m.id = ${q.onlyId}`;
-  const filterTerms = q.terms.filter((t) => t.filter).map((t) => t.lexeme);
-  const orq = filterTerms.length ? orTsquery(filterTerms) : null;
-  const { cte, score } = termsSql(q.terms);
-  const scope = sql`m.tenant_id = ${q.tenantId} and m.dim = ${dim} and m.tier = any(${sqlArray(q.tiers, 'text')}) and ${liveCondition(q.now)} ${only}`;
   if (!q.prepared) await tx.execute(sql`select ${searchSettings(q.pool, q.exact)}`);
   const session = q.inProcess?.session;
   const result =
     session && !q.exact && q.onlyId === undefined
       ? await executePrepared(tx, session, q)
-      : await tx.execute<CandidateSqlRow>(sql`
-    with query_vector as (select ${vectorLiteral(q.queryVector)}::${vt} as v),
-    ${q.inProcess ? sql`` : sql`${cte},`}
-    v as (
-      select id, distance, rank() over (order by distance) as vector_rank from (
-        select m.id, (m.embedding::${vt} <=> ${qv}) as distance
-        from memories m where ${scope}
-        order by m.embedding::${vt} <=> ${qv}
-        limit ${q.pool}
-      ) nearest
-    ),
-    ${
-      q.inProcess
-        ? sql`t as (select null::text as id, null::bigint as text_rank where false)`
-        : sql`t as (
-      select id, rank() over (order by text_score desc) as text_rank from (
-        select m.id, ${score} as text_score
-        from memories m where m.tsv @@ ${orq}::tsquery and ${scope}
-        order by text_score desc
-        limit ${q.pool}
-      ) matches
-    )`
-    }
-    select m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at, (m.resolved_at is not null) as resolved,
-           v.vector_rank,
-           -- the vector search's own distance where it has one: each vector is read and compared once.
-           1 - coalesce(v.distance, m.embedding::${vt} <=> ${qv}) as similarity, t.text_rank, ${q.inProcess ? sql`0::float8` : score} as text_score
-    from memories m
-    left join v on v.id = m.id
-    left join t on t.id = m.id
-    -- = any(array(...)) keeps this a primary-key lookup of the few candidates, never a scan of the partition.
-    where m.tenant_id = ${q.tenantId} and m.id = any(array(select id from v union select id from t)${
-      q.inProcess
-        ? sql` || ${sqlArray(
-            q.inProcess.text.map((c) => c.id),
-            'text',
-          )}`
-        : sql``
-    })
-  `);
+      : await tx.execute<CandidateSqlRow>(
+          candidateStatement(
+            q.dim,
+            {
+              tenant: sql`${q.tenantId}`,
+              vector: sql`${vectorLiteral(q.queryVector)}::${sql.raw(vectorType(q.dim))}`,
+              tiers: sqlArray(q.tiers, 'text'),
+              now: q.now,
+              pool: sql`${q.pool}`,
+              textIds:
+                q.inProcess &&
+                sqlArray(
+                  q.inProcess.text.map((c) => c.id),
+                  'text',
+                ),
+            },
+            { terms: q.terms, onlyId: q.onlyId },
+          ),
+        );
   const text = new Map(q.inProcess?.text.map((c) => [c.id, c]));
   const rows = result.rows.map((r) => ({
     id: r.id,
