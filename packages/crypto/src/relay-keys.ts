@@ -49,7 +49,7 @@ function checkKey(key: unknown): string | Buffer {
  * One key, ready for HMAC-SHA256 (RFC 2104): HMAC(K, m) = H((K' xor opad) || H((K' xor ipad) || m)), where K' is the
  * key padded with zeros to the 64-byte block (a longer key is hashed first). Node's one-shot `crypto.hash` computes
  * each of the two SHA-256 calls without creating a Hash or Hmac object, which measured about twice as fast as
- * `createHmac` for a ticket-sized message (ADR 0502). `crypto.hash` takes a string as its UTF-8 bytes, so the inner
+ * `createHmac` for a ticket-sized message (ADR 0503). `crypto.hash` takes a string as its UTF-8 bytes, so the inner
  * call hashes `innerPrefix + message` as one string: exact when the padded key is ASCII (every byte below 0x80,
  * the case for any ASCII key string up to 64 bytes). Other keys sign through `createHmac`.
  */
