@@ -40,7 +40,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      // The query string can carry secrets (an OAuth code, a ticket): log the path only.
+      // The query string can carry secrets (an OAuth code, a ticket): log the path only. The serializers get the
+      // raw request and response (no wrapping): the wrapped form first builds pino's full request object, headers
+      // and peer address included (a getpeername call), on every request, only for this to keep three fields.
+      wrapSerializers: false,
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

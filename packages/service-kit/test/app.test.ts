@@ -129,6 +129,10 @@ describe('createServiceApp', () => {
     await request(app).get('/things?code=SECRET_CODE_123').set('Authorization', 'Bearer SECRET_TOKEN_456');
     const all = logs.lines.join('\n');
     expect(all).toContain('"path":"/things"');
+    // The access line keeps exactly the request id, method and path, and the status code.
+    const line = logs.lines.map((l) => JSON.parse(l)).find((l) => l.res);
+    expect(line.req).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), method: 'GET', path: '/things' });
+    expect(line.res).toEqual({ statusCode: 400 }); // `code` is not a declared query parameter
     expect(all).not.toContain('SECRET_CODE_123');
     expect(all).not.toContain('SECRET_TOKEN_456');
   });
