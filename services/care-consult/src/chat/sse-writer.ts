@@ -35,9 +35,9 @@ export class SseWriter {
   ) {}
 
   /**
-   * Sets the status line and headers. They leave with the first frame written in the same turn of the event
-   * loop (one socket write for both), or on their own at the end of that turn if no frame was written, so the
-   * client sees the stream open either way.
+   * Sets the status line and headers. They leave with the first frame written in the same callback (one socket
+   * write for both), or on their own at the end of the event-loop turn if no frame was written, so the client
+   * sees the stream open either way.
    */
   open(): void {
     this.res.writeHead(200, { ...SSE_HEADERS, ...this.options.headers });
@@ -85,18 +85,23 @@ export class SseWriter {
 
   private write(chunk: string): void {
     this.lastWrite = Date.now();
+    const first = !this.wrote;
     this.wrote = true;
-    // Frames written in the same turn of the event loop (the opening frames, a burst of tokens, frames sent
-    // from promise callbacks) leave in one socket write instead of one each: uncorking waits for the end of
-    // the turn (setImmediate), not just for the current callback (nextTick).
+    // The first frame leaves with the headers as soon as the current callback returns (nextTick): under load
+    // the rest of a loop turn can take several milliseconds, and time to first event is what a client waits
+    // on. Later frames written in the same turn of the event loop (a burst of tokens, frames sent from promise
+    // callbacks) leave in one socket write instead of one each: uncorking waits for the end of the turn
+    // (setImmediate). ADR 0405.
     if (!this.corked) {
       this.corked = true;
       this.res.cork();
-      setImmediate(() => {
+      const uncork = (): void => {
         this.corked = false;
         // end() already uncorked fully; the socket may by now carry the next response on this connection.
         if (!this.res.writableEnded) this.res.uncork();
-      });
+      };
+      if (first) process.nextTick(uncork);
+      else setImmediate(uncork);
     }
     this.res.write(chunk);
   }
