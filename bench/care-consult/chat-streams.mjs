@@ -5,7 +5,10 @@
 // Three phases (ADR 0405): steady (1,000 streams held open, a new stream replacing each one that ends, new streams
 // measured while 1,000 are open), burst (1,000 opened within RAMP_MS) and unpaced (1,000 at once, tokens as fast as
 // the socket takes them). Bounded, loopback only, ~3 min. `pnpm --filter @care/care-consult bench`.
+// Diagnostics: BENCH_PHASES (a subset), BENCH_CPU_PROF=dir (profile the server), BENCH_NODE_ARGS (server flags,
+// e.g. --trace-gc), BENCH_DEBUG=1 (per-stream breakdown of the slowest first events, CPU per process every 200 ms).
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { createRequire } from 'node:module';
@@ -48,11 +51,12 @@ const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 function stream(port, i) {
   return new Promise((resolve) => {
     const t0 = performance.now();
+    const start = performance.timeOrigin + t0;
     let first;
     let frames = 0;
     let tail = '';
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/api/chat', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKENS[i % TOKENS.length]}` } },
+      { host: '127.0.0.1', port, method: 'POST', path: '/api/chat', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKENS[i % TOKENS.length]}`, 'x-bench-i': String(i) } },
       (res) => {
         res.setEncoding('utf8');
         res.on('data', (chunk) => {
@@ -62,7 +66,7 @@ function stream(port, i) {
           frames += (text.match(/\nevent: /g) ?? []).length;
           tail = text.slice(text.lastIndexOf('\n\n') + 2);
         });
-        res.on('end', () => resolve({ status: res.statusCode, first, frames, total: performance.now() - t0 }));
+        res.on('end', () => resolve({ i, start, status: res.statusCode, first, frames, total: performance.now() - t0 }));
       },
     );
     req.on('error', (err) => resolve({ status: 0, error: err.message }));
@@ -75,21 +79,67 @@ function summarize(results, wall, extra = {}) {
   const firsts = ok.map((r) => r.first).sort((a, b) => a - b);
   const q = (p) => (firsts.length ? firsts[Math.min(firsts.length - 1, Math.floor(p * firsts.length))] : NaN);
   const events = ok.reduce((n, r) => n + r.frames, 0);
-  return { ok: ok.length, failed: results.length - ok.length, p50: q(0.5), p99: q(0.99), events, eventsPerSec: events / wall, wall, errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))], ...extra };
+  return { results, ok: ok.length, failed: results.length - ok.length, p50: q(0.5), p99: q(0.99), events, eventsPerSec: events / wall, wall, errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))], ...extra };
 }
 
 // The client's own event-loop delay per run, so a slow client is not taken for a slow server.
 const clientLoop = monitorEventLoopDelay({ resolution: 10 });
 clientLoop.enable();
 
+// Share of the whole machine's CPU time spent busy (all processes: clients, server, PostgreSQL), from /proc/stat.
+const cpuTimes = () => {
+  try {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: f[3] + f[4], total: f.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+};
+const machineBusy = (before) => {
+  const after = cpuTimes();
+  return before && after ? 1 - (after.idle - before.idle) / (after.total - before.total) : NaN;
+};
+
+/** BENCH_DEBUG: CPU ticks (10 ms) per 200 ms of the server, this client and PostgreSQL, from /proc. */
+function sampleCpu() {
+  const procs = () => {
+    const out = { server: 0, client: 0, pg: 0, other: 0 };
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const comm = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')'));
+        const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+        const t = Number(f[11]) + Number(f[12]);
+        const k = Number(pid) === child.pid ? 'server' : Number(pid) === process.pid ? 'client' : comm.startsWith('postgres') ? 'pg' : 'other';
+        out[k] += t;
+      } catch {}
+    }
+    return out;
+  };
+  const rows = [];
+  let prev = procs();
+  let prevT = cpuTimes();
+  const timer = setInterval(() => {
+    const cur = procs();
+    const t = cpuTimes();
+    rows.push(`busy ${(100 * (1 - (t.idle - prevT.idle) / (t.total - prevT.total))).toFixed(0)}% srv ${cur.server - prev.server} cli ${cur.client - prev.client} pg ${cur.pg - prev.pg} oth ${cur.other - prev.other}`);
+    prev = cur;
+    prevT = t;
+  }, 200);
+  return () => { clearInterval(timer); return rows; };
+}
+
 async function phase(port, ramp) {
+  const stopSampling = process.env.BENCH_DEBUG ? sampleCpu() : undefined;
   const started = performance.now();
   const runs = [];
   for (let i = 0; i < STREAMS; i++) {
     runs.push(stream(port, i));
     if (ramp && i % 10 === 9) await new Promise((r) => setTimeout(r, (ramp * 10) / STREAMS));
   }
-  return summarize(await Promise.all(runs), (performance.now() - started) / 1000);
+  const results = await Promise.all(runs);
+  if (stopSampling) console.error('cpu per 200 ms (ticks of 10 ms):\n' + stopSampling().slice(0, 15).join('\n'));
+  return summarize(results, (performance.now() - started) / 1000);
 }
 
 /**
@@ -128,7 +178,7 @@ async function steady(port) {
   return summarize(measured, wall, { openMin: Math.min(...counts), openMax: Math.max(...counts), measured: measured.length });
 }
 
-const child = fork(path.join(here, 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [] });
+const child = fork(path.join(here, 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)] });
 const ask = (type) => new Promise((resolve) => { child.once('message', resolve); child.send({ type }); });
 const ready = await new Promise((resolve) => child.on('message', (m) => m.type === 'ready' && resolve(m)));
 const rows = [];
@@ -143,11 +193,23 @@ for (const [label, chatPort, barePort, run] of [
   await stream(chatPort, 0); // warm-up: catalog index, retrieval index, JIT
   await ask('rss');
   clientLoop.reset();
+  let cpu = cpuTimes();
   const chat = await run(chatPort);
+  chat.busy = machineBusy(cpu);
   chat.clientLoop = [clientLoop.percentile(99) / 1e6, clientLoop.max / 1e6];
   const chatRss = await ask('rss');
+  if (process.env.BENCH_DEBUG) {
+    // Where the slowest first events spent their time, per stream (client and server clocks share the epoch).
+    const byI = new Map(chatRss.debugRows.map((d) => [Number(d.i), d]));
+    for (const r of chat.results.filter((x) => x.first !== undefined).sort((a, b) => b.first - a.first).slice(0, 12)) {
+      const d = byI.get(r.i);
+      if (d) console.error(`#${r.i} @${d.rel.toFixed(0)} first ${r.first.toFixed(1)}: connect+accept ${(d.accept - r.start).toFixed(1)} | accept->request ${(d.request - d.accept).toFixed(1)} | request->written ${(d.written - d.request).toFixed(1)} | written->socket ${(d.socket - d.written).toFixed(1)} | socket->client ${(r.start + r.first - d.socket).toFixed(1)}`);
+    }
+  }
   clientLoop.reset();
+  cpu = cpuTimes();
   const bare = await run(barePort);
+  bare.busy = machineBusy(cpu);
   bare.clientLoop = [clientLoop.percentile(99) / 1e6, clientLoop.max / 1e6];
   const bareRss = await ask('rss');
   rows.push({ label, chat, bare, chatRss: chatRss.peak, bareRss: bareRss.peak, chatSrv: chatRss, bareSrv: bareRss });
@@ -161,11 +223,11 @@ const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (v) => `${v.toFixed(1)} ms`;
 const dbLabel = DATABASE_URI.startsWith('pglite') ? 'embedded PGlite' : `PostgreSQL ${DATABASE_URI.split('@').pop()}`;
 console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}, ${dbLabel})\n`);
-console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame written p50 / p99 | -> on the socket p50 / p99 | accept -> request p50 / p99 | server loop delay p99 / max | client loop delay p99 / max | events | events/s | peak server RSS | open streams while measured |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame written p50 / p99 | -> on the socket p50 / p99 | accept -> request p50 / p99 | server loop delay p99 / max | client loop delay p99 / max | server CPU per stream | machine CPU busy | events | events/s | peak server RSS | open streams while measured |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   for (const [name, m, srv] of [['care-consult chat', r.chat, r.chatSrv], ['bare SSE writer', r.bare, r.bareSrv]]) {
-    console.log(`| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.socketFirst.p50)} / ${ms(srv.socketFirst.p99)} | ${ms(srv.acceptP50)} / ${ms(srv.acceptP99)} | ${ms(srv.loopP99)} / ${ms(srv.loopMax)} | ${ms(m.clientLoop[0])} / ${ms(m.clientLoop[1])} | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} | ${m.openMin === undefined ? 'all' : `${m.openMin}-${m.openMax} (${m.measured} measured)`} |`);
+    console.log(`| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.socketFirst.p50)} / ${ms(srv.socketFirst.p99)} | ${ms(srv.acceptP50)} / ${ms(srv.acceptP99)} | ${ms(srv.loopP99)} / ${ms(srv.loopMax)} | ${ms(m.clientLoop[0])} / ${ms(m.clientLoop[1])} | ${ms(srv.cpuMsPerRequest)} | ${(100 * m.busy).toFixed(0)} % | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} | ${m.openMin === undefined ? 'all' : `${m.openMin}-${m.openMax} (${m.measured} measured)`} |`);
   }
 }
 console.log('\n| phase | events/s ratio chat / bare | first event p99 ratio (client) | target p99 < 50 ms (client) | target RSS < 400 MB |');

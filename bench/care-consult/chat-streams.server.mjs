@@ -59,20 +59,30 @@ let firstSocketWrites = [];
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 let acceptToRequest = [];
+// BENCH_DEBUG (requests carry x-bench-i): accept, request, first write and first socket write per stream.
+let debugRows = [];
+// Server CPU (all threads: main, GC, libuv) per request over a phase.
+let cpuSince = process.cpuUsage();
+let requests = 0;
 function timed(handler) {
   return (req, res) => {
     const t0 = performance.now();
+    requests++;
+    const dbg = req.headers['x-bench-i'] !== undefined && process.env.BENCH_DEBUG ? { i: req.headers['x-bench-i'], accept: performance.timeOrigin + req.socket.acceptedAt, request: performance.timeOrigin + t0, rel: t0 } : undefined;
+    if (dbg) debugRows.push(dbg);
     acceptToRequest.push(t0 - req.socket.acceptedAt);
     const write = res.write;
     res.write = function (...args) {
       res.write = write;
       firstWrites.push(performance.now() - t0);
-      // Frames written while corked leave at the uncork (SseWriter uncorks at the end of the loop turn).
+      if (dbg) dbg.written = performance.timeOrigin + performance.now();
+      // Frames written while corked leave at the uncork (SseWriter: the first when the callback returns).
       const socket = res.socket;
       const socketWrite = socket._writeGeneric;
       socket._writeGeneric = function (...a) {
         socket._writeGeneric = socketWrite;
         firstSocketWrites.push(performance.now() - t0);
+        if (dbg) dbg.socket = performance.timeOrigin + performance.now();
         return socketWrite.apply(this, a);
       };
       return write.apply(this, args);
@@ -108,8 +118,11 @@ process.on('message', async (m) => {
     };
     const q = quantile(firstWrites);
     const qs = quantile(firstSocketWrites);
-    process.send({ type: 'rss', peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, socketFirst: { p50: qs(0.5), p99: qs(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN, acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN });
+    process.send({ type: 'rss', debugRows, peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, socketFirst: { p50: qs(0.5), p99: qs(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN, acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN, cpuMsPerRequest: requests ? ((cpu) => (cpu.user + cpu.system) / 1000 / requests)(process.cpuUsage(cpuSince)) : NaN });
+    cpuSince = process.cpuUsage();
+    requests = 0;
     acceptToRequest = [];
+    debugRows = [];
     peakRss = process.memoryUsage().rss;
     firstWrites = [];
     firstSocketWrites = [];
