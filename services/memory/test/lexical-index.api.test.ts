@@ -67,21 +67,21 @@ async function bothSearches(partition: string, query: string) {
       queryVector: new Array(64).fill(0.125),
       tiers: [...TIERS],
     };
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
     // A pool larger than the partition: no tie is cut at its end, so both sides must return the same set.
     const scope = { ...common, pool: 400, now: clock.now() };
     const rows = await findCandidates(tx, { ...scope, terms: sqlTerms });
     const fromSql = rows
       .filter((r) => r.textRank !== undefined)
       .map((r) => ({ id: r.id, textRank: r.textRank, textScore: r.textScore }))
-      .sort((a, b) => (a.id < b.id ? -1 : 1));
+      .sort(byId);
     const inOrder = index.search(partition, memTerms, scope);
-    const fromIndex = [...inOrder].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const fromIndex = [...inOrder].sort(byId);
     // A small pool cuts through ties: the index keeps the first of its (score, then id) order.
     const cut = index.search(partition, memTerms, { ...scope, pool: 2 });
     const scores = rows.map((r) => [r.textScore, index.score(partition, r.id, memTerms)]);
     // The candidate statement of the embedded database, built each time and prepared once per session (by name).
     const inProcess = { text: inOrder, score: (id: string) => index.score(partition, id, memTerms) };
-    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
     const built = (await findCandidates(tx, { ...scope, terms: memTerms, inProcess })).sort(byId);
     const prepared = (
       await findCandidates(tx, {

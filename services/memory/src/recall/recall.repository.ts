@@ -137,17 +137,9 @@ export async function prepareSearch(
   };
 }
 
-/** One row of the candidate statement, as the driver returns it. */
-type CandidateSqlRow = {
-  id: string;
-  tier: Tier;
-  type: string;
-  source: string;
-  text: string;
-  tags: string[];
-  strength: number;
+/** One row of the candidate statement, as the driver returns it (the shared columns typed as in `CandidateRow`). */
+type CandidateSqlRow = Pick<CandidateRow, 'id' | 'tier' | 'type' | 'source' | 'text' | 'tags' | 'strength' | 'resolved'> & {
   created_at: string | Date;
-  resolved: boolean;
   vector_rank: string | number | null;
   similarity: number;
   text_rank: string | number | null;
