@@ -95,10 +95,8 @@ const cpuTimes = () => {
     return undefined;
   }
 };
-const machineBusy = (before) => {
-  const after = cpuTimes();
-  return before && after ? 1 - (after.idle - before.idle) / (after.total - before.total) : NaN;
-};
+const busyBetween = (before, after) => (before && after ? 1 - (after.idle - before.idle) / (after.total - before.total) : NaN);
+const machineBusy = (before) => busyBetween(before, cpuTimes());
 
 /** BENCH_DEBUG: CPU ticks (10 ms) per 200 ms of the server, this client and PostgreSQL, from /proc. */
 function sampleCpu() {
@@ -122,7 +120,7 @@ function sampleCpu() {
   const timer = setInterval(() => {
     const cur = procs();
     const t = cpuTimes();
-    rows.push(`busy ${(100 * (1 - (t.idle - prevT.idle) / (t.total - prevT.total))).toFixed(0)}% srv ${cur.server - prev.server} cli ${cur.client - prev.client} pg ${cur.pg - prev.pg} oth ${cur.other - prev.other}`);
+    rows.push(`busy ${(100 * busyBetween(prevT, t)).toFixed(0)}% srv ${cur.server - prev.server} cli ${cur.client - prev.client} pg ${cur.pg - prev.pg} oth ${cur.other - prev.other}`);
     prev = cur;
     prevT = t;
   }, 200);

@@ -79,7 +79,7 @@ function hmacRound(key) {
 }
 
 // Reference only: the HMAC construction the relay itself uses (RFC 2104 as two one-shot crypto.hash calls over the
-// precomputed padded key blocks, ADR 0502), so the table also shows what the rest of a resolution costs.
+// precomputed padded key blocks, ADR 0503), so the table also shows what the rest of a resolution costs.
 const pad = (byte) => {
   const block = Buffer.alloc(64);
   KEY_BYTES.copy(block);
