@@ -1,0 +1,7 @@
+export {
+  SENTENCE_DIMENSION,
+  SentenceEncoder,
+  SentenceEncoderUnavailableError,
+  sharedSentenceEncoder,
+} from './sentence-encoder';
+export { cosine, normalize } from './vectors';
