@@ -1,3 +1,9 @@
+import {
+  cleanErrorDescription,
+  validateIssuer,
+  validateProviderError,
+  withParameters,
+} from './authorization-response';
 import { DEFAULT_COMPANION_SCHEME, assertCallbackAllowed, assertCompanionScheme } from './callback-url';
 import { decodePayloadSegment } from './payload-decoder';
 import type { NonceStore } from './nonce-store';
@@ -19,16 +25,32 @@ const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
 /** Longest authorization code accepted, in characters. */
 export const MAX_AUTHORIZATION_CODE_LENGTH = 4096;
 
-/** Inputs of a resolution: the callback's `state` (the ticket) and `code`, plus the caller's nonce store and keys. */
-export interface ResolveInput {
+/** What every resolution needs: the callback's `state` (the ticket), its `iss`, the caller's nonce store and keys. */
+export interface TicketCheckInput {
   relayTicket: string | undefined | null;
-  authorizationCode: string | undefined | null;
+  /** The response's `iss` (RFC 9207); forwarded after {@link validateIssuer} when given (ADR 0504). */
+  issuer?: string | undefined | null;
+  /** Accept an `http` issuer on a loopback host (dev profile only). */
+  allowLoopbackHttpIssuer?: boolean;
   consumedNonces: NonceStore;
   keys: RelayKeys;
   /** Current time in milliseconds (default Date.now). */
   now?: () => number;
   /** Deep-link scheme of the companion app (default `careapp`). */
   companionScheme?: string;
+}
+
+/** Inputs of the resolution of a successful authorization response: the ticket and the authorization `code`. */
+export interface ResolveInput extends TicketCheckInput {
+  authorizationCode: string | undefined | null;
+}
+
+/** Inputs of the resolution of a provider's error response (RFC 6749 section 4.1.2.1). */
+export interface ResolveErrorInput extends TicketCheckInput {
+  /** The response's `error` code, forwarded unchanged (validateProviderError). */
+  error: string | undefined | null;
+  /** The response's `error_description`, forwarded cleaned and capped (cleanErrorDescription). */
+  errorDescription?: string | undefined | null;
 }
 
 /** The resolution result, exactly the spec's fields. */
@@ -58,29 +80,54 @@ function requireParameter(value: unknown, max: number): string {
 }
 
 /**
- * The allowed callback URL with `code` and `state` set: the very string `URL.searchParams.set` gives (a property
- * test compares them for any callback and code). With a query already present, `searchParams.set` does the work;
- * without one (the usual case) the form-encoded pair is appended to the callback, which the allowlist guarantees is
- * already in canonical WHATWG form, sparing the re-parse that `searchParams.set` costs.
+ * The allowed callback URL with `code`, `state` and, when the provider sent one, `iss` set: the very string
+ * `URL.searchParams.set` gives (a property test compares them for any callback, code and issuer). With a query
+ * already present, `searchParams.set` does the work; without one (the usual case) the form-encoded pairs are
+ * appended to the callback, which the allowlist guarantees is already in canonical WHATWG form, sparing the
+ * re-parse that `searchParams.set` costs.
  */
-export function withCodeAndState(callbackUrl: string, code: string, ticket: string): string {
+export function withCodeAndState(callbackUrl: string, code: string, ticket: string, issuer?: string): string {
   if (callbackUrl.includes('?')) {
-    const target = new URL(callbackUrl);
-    target.searchParams.set('code', code);
-    target.searchParams.set('state', ticket);
-    return target.href;
+    const pairs: Array<[string, string]> = [
+      ['code', code],
+      ['state', ticket],
+    ];
+    if (issuer !== undefined) pairs.push(['iss', issuer]);
+    return withParameters(callbackUrl, pairs);
   }
   // A code made only of characters the form encoder keeps as they are needs no encoding; the ticket always is.
-  if (FORM_SAFE.test(code)) return `${callbackUrl}?code=${code}&state=${ticket}`;
-  const query = new URLSearchParams();
-  query.set('code', code);
-  query.set('state', ticket);
-  return `${callbackUrl}?${query.toString()}`;
+  let target: string;
+  if (FORM_SAFE.test(code)) target = `${callbackUrl}?code=${code}&state=${ticket}`;
+  else {
+    const query = new URLSearchParams();
+    query.set('code', code);
+    query.set('state', ticket);
+    target = `${callbackUrl}?${query.toString()}`;
+  }
+  return issuer === undefined ? target : `${target}&${new URLSearchParams({ iss: issuer }).toString()}`;
+}
+
+/**
+ * The allowed callback URL with the provider's error response: `error`, `error_description` (when any text is
+ * left after cleaning), `state` and `iss` (when sent), in that order, as `URL.searchParams.set` would set them.
+ */
+export function withProviderError(
+  callbackUrl: string,
+  error: string,
+  description: string | undefined,
+  ticket: string,
+  issuer?: string,
+): string {
+  const pairs: Array<[string, string]> = [['error', error]];
+  if (description !== undefined) pairs.push(['error_description', description]);
+  pairs.push(['state', ticket]);
+  if (issuer !== undefined) pairs.push(['iss', issuer]);
+  return withParameters(callbackUrl, pairs);
 }
 
 /**
  * Resolves a relay callback with the spec's six checks, in order, failing closed with a RelayError:
- * 1 presence (MISSING_PARAMETER, PARAMETER_TOO_LONG); 2 structure and HMAC against current then previous keys
+ * 1 presence (MISSING_PARAMETER, PARAMETER_TOO_LONG) and, when given, the issuer (INVALID_ISSUER); 2 structure and HMAC against current then previous keys
  * (MALFORMED_TICKET, BAD_SIGNATURE; the payload is parsed only after the signature matched); 3 time (EXPIRED when
  * `exp` is before now, TTL_TOO_LONG when `exp - iat` > 120, INVALID_TTL when < 1, ISSUED_IN_FUTURE when `iat` is
  * more than RELAY_CLOCK_SKEW_SECONDS ahead); 4 nonce consumed in the store (NONCE_REPLAYED); 5 callback allowlist
@@ -88,8 +135,23 @@ export function withCodeAndState(callbackUrl: string, code: string, ticket: stri
  * Every failure, including a throw of the store, is a rejection of the returned promise, never a synchronous throw.
  */
 export function resolveRelayTicket(input: ResolveInput): Promise<RelayResolution> {
+  return resolve(input, false);
+}
+
+/**
+ * Resolves a provider's error response (RFC 6749 section 4.1.2.1) that carries a relay ticket in `state`, so the
+ * app is told instead of waiting (ADR 0504). The same checks as resolveRelayTicket, in the same order, with check 1
+ * asking for a valid `error` (INVALID_PROVIDER_ERROR) instead of a code: a ticket that fails any of them is
+ * rejected and nothing is forwarded; a valid one has its nonce consumed, so it cannot be spent again with a code.
+ * `redirect_target` is the callback with `error`, the cleaned `error_description`, `state` and `iss`.
+ */
+export function resolveRelayError(input: ResolveErrorInput): Promise<RelayResolution> {
+  return resolve(input, true);
+}
+
+function resolve(input: ResolveInput | ResolveErrorInput, errorResponse: boolean): Promise<RelayResolution> {
   try {
-    const pending = checkTicket(input);
+    const pending = checkTicket(input, errorResponse);
     const consumed = pending.store.consume(pending.payload.nonce, pending.payload.exp);
     // An in-process store answers at once: no await (and no extra promise) on the usual path.
     if (typeof consumed === 'boolean') return Promise.resolve(finish(pending, consumed));
@@ -103,21 +165,38 @@ export function resolveRelayTicket(input: ResolveInput): Promise<RelayResolution
 interface CheckedTicket {
   store: NonceStore;
   payload: RelayTicketPayload;
+  /** The authorization code; empty for an error response. */
   code: string;
   ticket: string;
   companionScheme: string;
+  issuer: string | undefined;
+  /** The provider's error code, for an error response only. */
+  error: string | undefined;
+  errorDescription: string | undefined;
 }
 
 // Checks 1 to 3.
-function checkTicket(input: ResolveInput): CheckedTicket {
+function checkTicket(input: ResolveInput | ResolveErrorInput, errorResponse: boolean): CheckedTicket {
   const keyList = relayKeyList(input.keys);
   const companionScheme = input.companionScheme ?? DEFAULT_COMPANION_SCHEME;
   assertCompanionScheme(companionScheme);
   const nowMs = (input.now ?? Date.now)();
 
-  // 1. Presence.
-  const code = requireParameter(input.authorizationCode, MAX_AUTHORIZATION_CODE_LENGTH);
+  // 1. Presence (and the shape of what is forwarded besides the ticket).
+  let code = '';
+  let error: string | undefined;
+  let errorDescription: string | undefined;
+  if (errorResponse) {
+    error = validateProviderError((input as ResolveErrorInput).error);
+    errorDescription = cleanErrorDescription((input as ResolveErrorInput).errorDescription);
+  } else {
+    code = requireParameter((input as ResolveInput).authorizationCode, MAX_AUTHORIZATION_CODE_LENGTH);
+  }
   const ticket = requireParameter(input.relayTicket, MAX_RELAY_TICKET_LENGTH);
+  const issuer =
+    input.issuer === undefined || input.issuer === null
+      ? undefined
+      : validateIssuer(input.issuer, { allowLoopbackHttp: input.allowLoopbackHttpIssuer === true });
 
   // 2. Signature. The HMAC is computed over the segment as received; the full structure check runs only when the
   // signature does not match, to tell a malformed ticket from a bad signature. A match needs no such check: the
@@ -140,7 +219,16 @@ function checkTicket(input: ResolveInput): CheckedTicket {
   if ((payload.iat - RELAY_CLOCK_SKEW_SECONDS) * 1000 > nowMs) {
     throw new RelayError('RELAY_ISSUED_IN_FUTURE', 'relay ticket is issued in the future');
   }
-  return { store: input.consumedNonces, payload, code, ticket, companionScheme };
+  return {
+    store: input.consumedNonces,
+    payload,
+    code,
+    ticket,
+    companionScheme,
+    issuer,
+    error,
+    errorDescription,
+  };
 }
 
 // Checks 4 (the store's answer) to 6.
@@ -154,7 +242,16 @@ function finish(checked: CheckedTicket, firstUse: boolean): RelayResolution {
 
   // 6. Result.
   return {
-    redirect_target: withCodeAndState(payload.cb, checked.code, checked.ticket),
+    redirect_target:
+      checked.error === undefined
+        ? withCodeAndState(payload.cb, checked.code, checked.ticket, checked.issuer)
+        : withProviderError(
+            payload.cb,
+            checked.error,
+            checked.errorDescription,
+            checked.ticket,
+            checked.issuer,
+          ),
     connection_id: payload.cid,
     profile_id: payload.pid,
     user_id: payload.uid,

@@ -7,59 +7,71 @@ import { AppError } from '@care/service-kit';
  */
 export const MAX_CALLBACK_QUERY_LENGTH = 16_384;
 
-/** Most query parameters a callback may carry (providers add `scope`, `iss`, `session_state`... to ours). */
+/** Most query parameters a callback may carry (providers add `scope`, `session_state`... to ours). */
 export const MAX_CALLBACK_PARAMETERS = 32;
 
-/** The two parameters the relay reads from a callback; every other parameter is ignored and never forwarded. */
+/**
+ * The parameters the relay reads from a callback (ADR 0500, 0504): `code` and `state` of a successful authorization
+ * response, `error` and `error_description` of an error response (RFC 6749 section 4.1.2.1), and `iss` of either
+ * (RFC 9207). Every other parameter (`scope`, `session_state`, `error_uri`...) is ignored and never forwarded.
+ */
 export interface CallbackParameters {
   code: string | undefined;
   state: string | undefined;
+  iss?: string | undefined;
+  error?: string | undefined;
+  errorDescription?: string | undefined;
 }
+
+// Query name -> field of CallbackParameters. Each may appear at most once.
+const READ: ReadonlyMap<string, keyof CallbackParameters> = new Map([
+  ['code', 'code'],
+  ['state', 'state'],
+  ['iss', 'iss'],
+  ['error', 'error'],
+  ['error_description', 'errorDescription'],
+]);
 
 function reject(code: string, message: string): never {
   throw new AppError(code, message, 400);
 }
 
 /**
- * Reads `code` and `state` from the raw query string of a callback (the text after `?`), independent of the
+ * Reads the relay's parameters from the raw query string of a callback (the text after `?`), independent of the
  * app's query parser setting, so an array or object form (`code[]=`, `code[a]=`) can never slip through as a
  * non-string. Policy, each a 400 problem and never a redirect:
  * - longer than MAX_CALLBACK_QUERY_LENGTH: RELAY_PARAMETER_TOO_LONG;
  * - more than MAX_CALLBACK_PARAMETERS pairs: RELAY_TOO_MANY_PARAMETERS;
- * - `code` or `state` given more than once: RELAY_REPEATED_PARAMETER (which one would the provider have meant?);
- * - an `error` parameter (RFC 6749 section 4.1.2.1 error response): RELAY_PROVIDER_ERROR, its text not echoed.
- * Names are case-sensitive (`Code` is just an unknown parameter). Presence and length of the two values are
- * then checked by `resolveRelayTicket` itself (check 1 of the spec).
+ * - `code`, `state`, `iss`, `error` or `error_description` more than once: RELAY_REPEATED_PARAMETER (which one
+ *   would the provider have meant?);
+ * - `error` next to a `code`: RELAY_INVALID_PROVIDER_ERROR (a response is either a grant or an error).
+ * Names are case-sensitive (`Code` is just an unknown parameter). The values themselves (presence, length, the
+ * issuer's and the error's form) are checked by `@care/crypto` with the ticket.
  */
 export function readCallbackParameters(rawQuery: string): CallbackParameters {
   if (rawQuery.length > MAX_CALLBACK_QUERY_LENGTH) {
     reject('RELAY_PARAMETER_TOO_LONG', 'the callback query is too long');
   }
   const params = new URLSearchParams(rawQuery);
+  const read: CallbackParameters = { code: undefined, state: undefined };
   let count = 0;
-  let code: string | undefined;
-  let state: string | undefined;
-  let codes = 0;
-  let states = 0;
-  let providerError = false;
+  let repeated = false;
   for (const [name, value] of params) {
     if (++count > MAX_CALLBACK_PARAMETERS)
       reject('RELAY_TOO_MANY_PARAMETERS', 'the callback carries too many parameters');
-    if (name === 'code') {
-      codes++;
-      code = value;
-    } else if (name === 'state') {
-      states++;
-      state = value;
-    } else if (name === 'error') {
-      providerError = true;
-    }
+    const field = READ.get(name);
+    if (field === undefined) continue;
+    if (read[field] !== undefined) repeated = true;
+    read[field] = value;
   }
-  if (codes > 1 || states > 1)
-    reject('RELAY_REPEATED_PARAMETER', 'code and state must each appear at most once');
-  if (providerError)
-    reject('RELAY_PROVIDER_ERROR', 'the authorization server returned an error instead of a code');
-  return { code, state };
+  if (repeated)
+    reject(
+      'RELAY_REPEATED_PARAMETER',
+      'code, state, iss, error and error_description must each appear at most once',
+    );
+  if (read.error !== undefined && read.code !== undefined)
+    reject('RELAY_INVALID_PROVIDER_ERROR', 'the callback carries both an error and a code');
+  return read;
 }
 
 /** The raw query string of a request URL (text after the first `?`, empty when there is none). */

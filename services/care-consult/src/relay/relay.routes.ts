@@ -38,7 +38,9 @@ export const noStore: RequestHandler = (_req, res, next) => {
  * `/relay/*` (relative to `/api`). Mounted before the app-wide bearer check so that even a 401 carries the
  * relay headers; the ticket route therefore declares its own `bearerAuth`, with the app's verifier.
  * - `POST /relay/tickets` (bearer): body RelayTicketRequest -> 201 `{ticket, expires_at}`.
- * - `GET /relay/callback?code=&state=` (open): 302 to the ticket's callback, else a 400 problem and no Location.
+ * - `GET /relay/callback?code=&state=[&iss=]` (open): 302 to the ticket's callback with `code`, `state` and `iss`;
+ *   for a provider's error response (`error=&error_description=&state=`) 302 with those (ADR 0504); a ticket that
+ *   fails a check gets a 400 problem and no Location.
  */
 export function createRelayRouter(deps: RelayRouterDeps): Router {
   const { config } = deps;
@@ -49,6 +51,8 @@ export function createRelayRouter(deps: RelayRouterDeps): Router {
   const service = new RelayService({
     ...relay,
     companionScheme: config.RELAY_COMPANION_SCHEME,
+    // A provider on the developer's machine (http://localhost...) is a dev setup only (ADR 0504).
+    allowLoopbackHttpIssuer: config.APP_PROFILES_ACTIVE === 'dev',
     now: () => deps.clock().getTime(),
     audit: deps.audit,
     auditTenantId: config.RELAY_AUDIT_TENANT_ID,

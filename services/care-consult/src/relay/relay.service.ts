@@ -1,9 +1,11 @@
 import {
   RelayError,
   issueRelayTicket,
+  resolveRelayError,
   resolveRelayTicket,
   type NonceStore,
   type RelayKeys,
+  type RelayResolution,
 } from '@care/crypto';
 import type { RelayTicketRequest } from '@care/contracts';
 import { AppError, type Logger } from '@care/service-kit';
@@ -16,6 +18,8 @@ export interface RelayServiceOptions {
   keys: RelayKeys;
   nonceStore: NonceStore;
   companionScheme: string;
+  /** Forward an `http` issuer on a loopback host (the dev profile; prod forwards https issuers only, ADR 0504). */
+  allowLoopbackHttpIssuer: boolean;
   /** Current time in milliseconds. */
   now: () => number;
   audit: { record(input: AuditInput): Promise<void> };
@@ -41,6 +45,9 @@ export interface IssuedTicketResponse {
   ticket: string;
   expires_at: string;
 }
+
+/** Audit reason of a callback that relayed the provider's error response to the app (ADR 0504). */
+export const PROVIDER_ERROR_RELAYED = 'RELAY_PROVIDER_ERROR';
 
 // What a Location header may hold; the URLs the relay builds are always ASCII (WHATWG serialisation plus form
 // encoding), so this never fires, but if it did the answer must be a 400, not a header error turned 500.
@@ -86,34 +93,53 @@ export class RelayService {
   }
 
   /**
-   * Runs the spec's six checks on a callback and returns the redirect target. Rejections of a ticket whose
-   * signature matched (replayed, callback not allowed, too long...) are audited with the ticket's user and
-   * connection; unsigned junk and expired tickets are only logged, so anonymous traffic cannot fill the audit table.
+   * Runs the spec's six checks on a callback and returns the redirect target: the ticket's callback with `code`,
+   * `state` and `iss`, or, for a provider's error response, with `error`, `error_description`, `state` and `iss`
+   * (the ticket is spent either way, ADR 0504). Rejections of a ticket whose signature matched (replayed, callback
+   * not allowed, too long...) are audited with the ticket's user and connection; unsigned junk and expired tickets
+   * are only logged, so anonymous traffic cannot fill the audit table.
    */
   async resolve(params: CallbackParameters, ctx: RelayRequestContext = {}): Promise<string> {
     const log = ctx.log ?? this.opts.logger;
+    const common = {
+      relayTicket: params.state,
+      issuer: params.iss,
+      allowLoopbackHttpIssuer: this.opts.allowLoopbackHttpIssuer,
+      consumedNonces: this.opts.nonceStore,
+      keys: this.opts.keys,
+      now: this.opts.now,
+      companionScheme: this.opts.companionScheme,
+    };
+    let result: RelayResolution;
     try {
-      const result = await resolveRelayTicket({
-        relayTicket: params.state,
-        authorizationCode: params.code,
-        consumedNonces: this.opts.nonceStore,
-        keys: this.opts.keys,
-        now: this.opts.now,
-        companionScheme: this.opts.companionScheme,
-      });
+      result =
+        params.error === undefined
+          ? await resolveRelayTicket({ ...common, authorizationCode: params.code })
+          : await resolveRelayError({
+              ...common,
+              error: params.error,
+              errorDescription: params.errorDescription,
+            });
       if (!HEADER_SAFE.test(result.redirect_target)) {
         throw new AppError('RELAY_CALLBACK_NOT_ALLOWED', 'callback URL is not on the allowlist', 400);
       }
-      this.auditCallback(result.user_id, result.connection_id, 'success', undefined, ctx);
-      log.info(
-        { relay: { outcome: 'resolved', connectionId: result.connection_id } },
-        'relay callback resolved',
-      );
-      return result.redirect_target;
     } catch (err) {
       if (err instanceof RelayError) this.reportRejection(err, params.state, log, ctx);
       throw toRelayProblem(err, 'resolve');
     }
+    const connectionId = result.connection_id;
+    if (params.error === undefined) {
+      this.auditCallback(result.user_id, connectionId, 'success', undefined, ctx);
+      log.info({ relay: { outcome: 'resolved', connectionId } }, 'relay callback resolved');
+    } else {
+      // The provider's code is a validated short token (RFC 6749 charset, no markup); its description is not kept.
+      this.auditCallback(result.user_id, connectionId, 'failure', PROVIDER_ERROR_RELAYED, ctx, params.error);
+      log.info(
+        { relay: { outcome: 'provider_error', connectionId, providerError: params.error } },
+        'relay callback relayed a provider error',
+      );
+    }
+    return result.redirect_target;
   }
 
   // Expired tickets are logged but not audited: one captured ticket stays "expired" forever and would let anyone
@@ -138,6 +164,7 @@ export class RelayService {
     outcome: 'success' | 'failure',
     reason: string | undefined,
     ctx: RelayRequestContext,
+    providerError?: string,
   ): void {
     void this.opts.audit.record({
       tenantId: this.opts.auditTenantId,
@@ -147,7 +174,7 @@ export class RelayService {
       resourceId: cid,
       outcome,
       requestId: ctx.requestId,
-      ...(reason ? { meta: { reason } } : {}),
+      ...(reason ? { meta: { reason, providerError } } : {}),
     });
   }
 }

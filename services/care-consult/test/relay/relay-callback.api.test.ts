@@ -58,12 +58,41 @@ describe('GET /api/relay/callback', () => {
     expect(res.headers.location).toBe(`careapp://oauth/done?x=1&code=a%2Fb%2Bc+d%26e&state=${ticket}`);
   });
 
-  it('ignores unknown extra parameters and never forwards them', async () => {
+  it('forwards the provider iss after code and state, and no other extra parameter', async () => {
     const ticket = await issued();
     const res = await callback(
-      `scope=openid&${callbackQuery('c1', ticket)}&iss=https%3A%2F%2Fidp.example`,
+      `scope=openid&${callbackQuery('c1', ticket)}&session_state=s1&iss=https%3A%2F%2Fidp.example%2Frealms%2Fcare`,
     ).expect(302);
-    expect(res.headers.location).toBe(`http://127.0.0.1:5173/oauth/done?code=c1&state=${ticket}`);
+    expect(res.headers.location).toBe(
+      `http://127.0.0.1:5173/oauth/done?code=c1&state=${ticket}&iss=https%3A%2F%2Fidp.example%2Frealms%2Fcare`,
+    );
+  });
+
+  it('forwards an http loopback iss in the dev profile only', async () => {
+    const loopbackIss = `${callbackQuery('c1', await issued())}&iss=http%3A%2F%2F127.0.0.1%3A9000`;
+    expect((await callback(loopbackIss).expect(302)).headers.location).toMatch(
+      /&iss=http%3A%2F%2F127\.0\.0\.1%3A9000$/,
+    );
+    const prod = await relayTestContext({
+      database,
+      env: { APP_PROFILES_ACTIVE: 'prod' },
+      overrides: { clock: () => new Date(nowMs) },
+    });
+    try {
+      const ticket = (
+        await request(prod.app)
+          .post('/api/relay/tickets')
+          .set('Authorization', `Bearer ${RELAY_USER_TOKEN}`)
+          .send(aTicketRequest())
+          .expect(201)
+      ).body.ticket as string;
+      const via = (iss: string) =>
+        request(prod.app).get(`${CALLBACK}?${callbackQuery('c1', ticket)}&iss=${encodeURIComponent(iss)}`);
+      expectRejected(await via('http://127.0.0.1:9000'), 400, 'RELAY_INVALID_ISSUER');
+      await via('https://idp.example').expect(302); // the refused iss left the ticket unspent
+    } finally {
+      await prod.close();
+    }
   });
 
   it('rejects a second resolution of the same ticket as RELAY_NONCE_REPLAYED', async () => {
@@ -94,8 +123,26 @@ describe('GET /api/relay/callback', () => {
     ['a differently cased name', (t) => `Code=c1&state=${t}`, 'RELAY_MISSING_PARAMETER'],
     ['code twice', (t) => `code=c1&code=c2&state=${t}`, 'RELAY_REPEATED_PARAMETER'],
     ['state twice', (t) => `code=c1&state=${t}&state=${t}`, 'RELAY_REPEATED_PARAMETER'],
-    ['a provider error', (t) => `error=access_denied&state=${t}`, 'RELAY_PROVIDER_ERROR'],
-    ['a provider error next to a code', (t) => `code=c1&error=x&state=${t}`, 'RELAY_PROVIDER_ERROR'],
+    ['a provider error next to a code', (t) => `code=c1&error=x&state=${t}`, 'RELAY_INVALID_PROVIDER_ERROR'],
+    ['a provider error with markup', (t) => `error=%3Cb%3E&state=${t}`, 'RELAY_INVALID_PROVIDER_ERROR'],
+    ['a blank provider error', (t) => `error=+&state=${t}`, 'RELAY_INVALID_PROVIDER_ERROR'],
+    ['a provider error without a ticket', () => 'error=access_denied', 'RELAY_MISSING_PARAMETER'],
+    [
+      'iss twice',
+      (t) => `${callbackQuery('c1', t)}&iss=https%3A%2F%2Fa&iss=https%3A%2F%2Fa`,
+      'RELAY_REPEATED_PARAMETER',
+    ],
+    [
+      'an iss with a query',
+      (t) => `${callbackQuery('c1', t)}&iss=https%3A%2F%2Fa%2F%3Fx%3D1`,
+      'RELAY_INVALID_ISSUER',
+    ],
+    [
+      'an http iss off loopback',
+      (t) => `${callbackQuery('c1', t)}&iss=http%3A%2F%2Fidp.example`,
+      'RELAY_INVALID_ISSUER',
+    ],
+    ['an empty iss', (t) => `${callbackQuery('c1', t)}&iss=`, 'RELAY_INVALID_ISSUER'],
     [
       'too many parameters',
       (t) => `code=c1&state=${t}&${Array.from({ length: 40 }, (_, i) => `p${i}=1`).join('&')}`,

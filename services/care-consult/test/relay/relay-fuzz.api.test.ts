@@ -134,7 +134,8 @@ describe('relay callback fuzz', () => {
     const notReached = [
       'RELAY_MISSING_PARAMETER',
       'RELAY_REPEATED_PARAMETER',
-      'RELAY_PROVIDER_ERROR',
+      'RELAY_INVALID_PROVIDER_ERROR',
+      'RELAY_INVALID_ISSUER',
       'RELAY_PARAMETER_TOO_LONG',
       'RELAY_MALFORMED_TICKET',
       'RELAY_BAD_SIGNATURE',

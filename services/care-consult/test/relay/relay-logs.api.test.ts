@@ -16,6 +16,7 @@ import {
 
 // Distinctive values, so a leak anywhere in a log line is found by a plain substring search.
 const CODE = 'SECRET-AUTH-CODE-7f3a9c';
+const DESCRIPTION = 'SECRET-DESCRIPTION-91b2e0';
 
 describe('relay logging', () => {
   let database: Database;
@@ -29,23 +30,27 @@ describe('relay logging', () => {
     await database.close();
   });
 
-  it('never writes the authorization code or the ticket to the logs, on success, rejection or store failure', async () => {
+  it('never writes the authorization code, the ticket or an error description to the logs, on success, provider error, rejection or store failure', async () => {
     const capture = capturingLogger();
     const ctx = await relayTestContext({ database, overrides: { logger: capture.logger } });
     contexts.push(ctx);
     const token = aUser().withId('user-log').token();
 
-    const issued = await request(ctx.app)
-      .post('/api/relay/tickets')
-      .set('Authorization', `Bearer ${token}`)
-      .send({
-        profile_id: 'p',
-        connection_id: 'conn-log',
-        callback_url: 'http://127.0.0.1:9/cb',
-        ttl_seconds: 30,
-      })
-      .expect(201);
-    const ticket = issued.body.ticket as string;
+    const issue = async () =>
+      (
+        await request(ctx.app)
+          .post('/api/relay/tickets')
+          .set('Authorization', `Bearer ${token}`)
+          .send({
+            profile_id: 'p',
+            connection_id: 'conn-log',
+            callback_url: 'http://127.0.0.1:9/cb',
+            ttl_seconds: 30,
+          })
+          .expect(201)
+      ).body.ticket as string;
+    const ticket = await issue();
+    const deniedTicket = await issue();
     const signature = ticket.split('.')[1];
 
     await request(ctx.app)
@@ -58,6 +63,9 @@ describe('relay logging', () => {
       .get(`${CALLBACK}?${callbackQuery(CODE, ticket.slice(0, -2))}`)
       .expect(400); // malformed
     await request(ctx.app).get(`${CALLBACK}?code=${CODE}&code=${CODE}&state=${ticket}`).expect(400); // repeated
+    await request(ctx.app)
+      .get(`${CALLBACK}?error=access_denied&error_description=${DESCRIPTION}&state=${deniedTicket}`)
+      .expect(302);
 
     const text = capture.text();
     // The logs did record these requests (so the search below looks at something), by path and outcome.
@@ -66,10 +74,23 @@ describe('relay logging', () => {
       'resolved',
       'rejected',
       'rejected',
+      'provider_error',
     ]);
+    expect(relayLines[3].relay).toEqual({
+      outcome: 'provider_error',
+      connectionId: 'conn-log',
+      providerError: 'access_denied',
+    });
     expect(text).toContain('/api/relay/callback');
     expect(text).toContain('conn-log');
-    for (const secret of [CODE, ticket, signature, ticket.split('.')[0].slice(0, 40)])
+    for (const secret of [
+      CODE,
+      DESCRIPTION,
+      ticket,
+      deniedTicket,
+      signature,
+      ticket.split('.')[0].slice(0, 40),
+    ])
       expect(text).not.toContain(secret);
   });
 

@@ -16,7 +16,7 @@ function codeOf(fn: () => unknown): string | undefined {
   }
 }
 
-const RESERVED = new Set(['code', 'state', 'error']);
+const RESERVED = new Set(['code', 'state', 'error', 'error_description', 'iss']);
 const extraName = fc.string({ minLength: 1, maxLength: 12 }).filter((n) => !RESERVED.has(n));
 
 describe('readCallbackParameters', () => {
@@ -62,8 +62,31 @@ describe('readCallbackParameters', () => {
     expect(readCallbackParameters('code[]=a&state[x]=b')).toEqual({ code: undefined, state: undefined });
   });
 
-  it('rejects an OAuth error response without echoing it', () => {
-    expect(codeOf(() => readCallbackParameters('error=access_denied&state=t'))).toBe('RELAY_PROVIDER_ERROR');
+  it('reads an OAuth error response (error, error_description, state) and the iss of either kind of response', () => {
+    expect(
+      readCallbackParameters(
+        'error=access_denied&error_description=End-User+aborted&state=t&iss=https%3A%2F%2Fidp.example&error_uri=x',
+      ),
+    ).toEqual({
+      code: undefined,
+      state: 't',
+      iss: 'https://idp.example',
+      error: 'access_denied',
+      errorDescription: 'End-User aborted',
+    });
+    expect(readCallbackParameters('code=c&state=t&iss=')).toEqual({ code: 'c', state: 't', iss: '' });
+  });
+
+  it('rejects an error next to a code, and iss, error or error_description given twice', () => {
+    expect(codeOf(() => readCallbackParameters('code=c&error=access_denied&state=t'))).toBe(
+      'RELAY_INVALID_PROVIDER_ERROR',
+    );
+    for (const query of [
+      'code=c&state=t&iss=https%3A%2F%2Fa&iss=https%3A%2F%2Fb',
+      'error=a&error=b&state=t',
+      'error=a&error_description=x&error_description=y&state=t',
+    ])
+      expect(codeOf(() => readCallbackParameters(query))).toBe('RELAY_REPEATED_PARAMETER');
   });
 
   it('rejects more than the allowed number of parameters and a query over the length cap', () => {

@@ -172,7 +172,7 @@ export function fuzzQuery(inputs: FuzzInputs): fc.Arbitrary<string> {
       ),
       weight: 12,
     },
-    { arbitrary: fc.constant('error'), weight: 1 },
+    { arbitrary: fc.constantFrom('error', 'error_description'), weight: 1 },
     { arbitrary: anyText(10), weight: 3 },
   );
   const extras = fc.array(fc.tuple(name, fc.string({ maxLength: 20 })), { maxLength: 3 });
