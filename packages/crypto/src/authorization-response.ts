@@ -35,6 +35,13 @@ export interface IssuerOptions {
  * Throws RelayError RELAY_INVALID_ISSUER otherwise.
  */
 export function validateIssuer(issuer: unknown, options: IssuerOptions = {}): string {
+  const allowLoopbackHttp = options.allowLoopbackHttp === true;
+  if (
+    typeof issuer === 'string' &&
+    issuer === lastIssuer &&
+    allowLoopbackHttp === lastIssuerAllowedLoopbackHttp
+  )
+    return issuer;
   if (
     typeof issuer !== 'string' ||
     issuer.length > MAX_ISSUER_LENGTH ||
@@ -44,7 +51,7 @@ export function validateIssuer(issuer: unknown, options: IssuerOptions = {}): st
     return invalidIssuer();
   }
   const https = issuer.startsWith('https://');
-  if (!https && !(options.allowLoopbackHttp === true && issuer.startsWith('http://'))) return invalidIssuer();
+  if (!https && !(allowLoopbackHttp && issuer.startsWith('http://'))) return invalidIssuer();
   let parsed: URL;
   try {
     parsed = new URL(issuer);
@@ -53,8 +60,16 @@ export function validateIssuer(issuer: unknown, options: IssuerOptions = {}): st
   }
   if (parsed.hostname === '' || parsed.username !== '' || parsed.password !== '') return invalidIssuer();
   if (!https && !LOOPBACK_HOSTS.has(parsed.hostname)) return invalidIssuer();
+  lastIssuer = issuer;
+  lastIssuerAllowedLoopbackHttp = allowLoopbackHttp;
   return issuer;
 }
+
+// The last issuer accepted and the option it was accepted under. A relay serves one or a few providers, each sending
+// the same `iss` every time, and the decision is a pure function of the string and the option, so a repeat skips the
+// URL parse; only accepted strings are remembered, so a refused one is checked (and refused) again every time.
+let lastIssuer: string | undefined;
+let lastIssuerAllowedLoopbackHttp = false;
 
 function invalidIssuer(): never {
   throw new RelayError('RELAY_INVALID_ISSUER', 'the iss parameter is not an acceptable issuer identifier');
@@ -92,17 +107,4 @@ export function cleanErrorDescription(description: unknown): string | undefined 
     .slice(0, MAX_ERROR_DESCRIPTION_LENGTH)
     .trimEnd();
   return text === '' ? undefined : text;
-}
-
-/**
- * `callbackUrl` with the given parameters set, in order, as `URL.searchParams.set` would set them. The allowlist
- * guarantees the callback is in canonical WHATWG form, so without a query the form-encoded pairs are appended as is.
- */
-export function withParameters(callbackUrl: string, pairs: ReadonlyArray<readonly [string, string]>): string {
-  if (callbackUrl.includes('?')) {
-    const target = new URL(callbackUrl);
-    for (const [name, value] of pairs) target.searchParams.set(name, value);
-    return target.href;
-  }
-  return `${callbackUrl}?${new URLSearchParams(pairs as Array<[string, string]>).toString()}`;
 }

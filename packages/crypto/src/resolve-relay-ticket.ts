@@ -1,15 +1,11 @@
-import {
-  cleanErrorDescription,
-  validateIssuer,
-  validateProviderError,
-  withParameters,
-} from './authorization-response';
+import { cleanErrorDescription, validateIssuer, validateProviderError } from './authorization-response';
 import { DEFAULT_COMPANION_SCHEME, assertCallbackAllowed, assertCompanionScheme } from './callback-url';
 import { decodePayloadSegment } from './payload-decoder';
 import type { NonceStore } from './nonce-store';
 import { RelayError } from './relay-error';
 import { relayKeyList, verifySegment } from './relay-keys';
 import type { RelayKeys } from './relay-keys';
+import { withCodeAndState, withProviderError } from './redirect-target';
 import type { RelayTicketPayload } from './relay-ticket';
 import {
   MAX_RELAY_TICKET_LENGTH,
@@ -19,8 +15,6 @@ import {
   malformed,
   ticketDot,
 } from './relay-ticket';
-
-const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
 
 /** Longest authorization code accepted, in characters. */
 export const MAX_AUTHORIZATION_CODE_LENGTH = 4096;
@@ -77,52 +71,6 @@ function requireParameter(value: unknown, max: number): string {
   }
   if (value.length > max) throw new RelayError('RELAY_PARAMETER_TOO_LONG', 'code or state is too long');
   return value;
-}
-
-/**
- * The allowed callback URL with `code`, `state` and, when the provider sent one, `iss` set: the very string
- * `URL.searchParams.set` gives (a property test compares them for any callback, code and issuer). With a query
- * already present, `searchParams.set` does the work; without one (the usual case) the form-encoded pairs are
- * appended to the callback, which the allowlist guarantees is already in canonical WHATWG form, sparing the
- * re-parse that `searchParams.set` costs.
- */
-export function withCodeAndState(callbackUrl: string, code: string, ticket: string, issuer?: string): string {
-  if (callbackUrl.includes('?')) {
-    const pairs: Array<[string, string]> = [
-      ['code', code],
-      ['state', ticket],
-    ];
-    if (issuer !== undefined) pairs.push(['iss', issuer]);
-    return withParameters(callbackUrl, pairs);
-  }
-  // A code made only of characters the form encoder keeps as they are needs no encoding; the ticket always is.
-  let target: string;
-  if (FORM_SAFE.test(code)) target = `${callbackUrl}?code=${code}&state=${ticket}`;
-  else {
-    const query = new URLSearchParams();
-    query.set('code', code);
-    query.set('state', ticket);
-    target = `${callbackUrl}?${query.toString()}`;
-  }
-  return issuer === undefined ? target : `${target}&${new URLSearchParams({ iss: issuer }).toString()}`;
-}
-
-/**
- * The allowed callback URL with the provider's error response: `error`, `error_description` (when any text is
- * left after cleaning), `state` and `iss` (when sent), in that order, as `URL.searchParams.set` would set them.
- */
-export function withProviderError(
-  callbackUrl: string,
-  error: string,
-  description: string | undefined,
-  ticket: string,
-  issuer?: string,
-): string {
-  const pairs: Array<[string, string]> = [['error', error]];
-  if (description !== undefined) pairs.push(['error_description', description]);
-  pairs.push(['state', ticket]);
-  if (issuer !== undefined) pairs.push(['iss', issuer]);
-  return withParameters(callbackUrl, pairs);
 }
 
 /**

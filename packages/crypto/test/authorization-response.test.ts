@@ -61,6 +61,31 @@ describe('validateIssuer', () => {
       expect(codeOf(() => validateIssuer(iss, dev))).toBe('RELAY_INVALID_ISSUER');
   });
 
+  it('decides the same whatever was validated before (the last accepted issuer is remembered)', () => {
+    const pool = fc.constantFrom(
+      'https://idp.example',
+      'http://127.0.0.1:9000',
+      'http://localhost',
+      'http://idp.example',
+      'https://idp.example/?x',
+      '',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(pool, fc.boolean()), { minLength: 1, maxLength: 12 }), (calls) => {
+        const seen = new Map<string, string>();
+        for (const [iss, allowLoopbackHttp] of [...calls, ...[...calls].reverse()]) {
+          const code = codeOf(() => validateIssuer(iss, { allowLoopbackHttp }));
+          const key = `${allowLoopbackHttp} ${iss}`;
+          expect(code).toBe(seen.get(key) ?? code);
+          seen.set(key, code);
+        }
+      }),
+    );
+    validateIssuer('http://127.0.0.1:9000', { allowLoopbackHttp: true });
+    expect(codeOf(() => validateIssuer('http://127.0.0.1:9000'))).toBe('RELAY_INVALID_ISSUER');
+    expect(codeOf(() => validateIssuer(undefined))).toBe('RELAY_INVALID_ISSUER');
+  });
+
   it('either returns the input unchanged or throws RELAY_INVALID_ISSUER, for any string', () => {
     fc.assert(
       fc.property(

@@ -5,7 +5,7 @@ import { assertCallbackAllowed } from '../src/callback-url';
 import { decodePayloadSegment, scanCanonicalPayload } from '../src/payload-decoder';
 import { canonicalPayloadJson } from '../src/relay-ticket';
 import type { RelayTicketPayload } from '../src/relay-ticket';
-import { withCodeAndState } from '../src/resolve-relay-ticket';
+import { withCodeAndState } from '../src/redirect-target';
 
 const anyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 20 }),

@@ -8,7 +8,7 @@ import {
   type RelayResolution,
   type ResolveErrorInput,
 } from '../src';
-import { withCodeAndState, withProviderError } from '../src/resolve-relay-ticket';
+import { withCodeAndState, withProviderError } from '../src/redirect-target';
 import {
   FIXED_NOW_MS,
   aPayload,
