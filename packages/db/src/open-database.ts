@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { redactUri, resolveDatabaseTarget } from './database-uri';
 import type { DatabaseKind, Db, Tx } from './database.types';
-import { DatabaseConfigError } from './database.errors';
+import { DatabaseConfigError, MissingExtensionError } from './database.errors';
 import { assertRoleName } from './identifier';
 import { openPglite, type OpenedDriver } from './pglite.driver';
 import { openPostgres } from './postgres.driver';
@@ -27,7 +27,10 @@ export interface OpenDatabaseOptions {
   migrationsFolder: string;
   /** NOLOGIN role tenant transactions run as, e.g. `care_auth_app`; a lower-case identifier. */
   runtimeRole: string;
-  /** PGlite only: extensions to load (`vector` = pgvector). `CREATE EXTENSION` belongs in a migration. */
+  /**
+   * Extensions the migrations need (`vector` = pgvector): PGlite loads them; on a server, opening fails with
+   * `MissingExtensionError` when the server does not offer one. `CREATE EXTENSION` belongs in a migration.
+   */
   extensions?: Array<'vector'>;
   /**
    * PGlite only: PostgreSQL's `shared_buffers` (`512MB`, `1GB`, `65536kB`); unset keeps PostgreSQL's 128MB. The
@@ -43,6 +46,11 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** Where to report opening and pool errors. */
   logger?: DatabaseLogger;
+  /**
+   * PGlite in a folder only: called if this process loses the folder's lock (it could not refresh it, or another
+   * process took it over). Default: throw, which ends the process rather than risk two writers.
+   */
+  onDataDirLockLost?: (err: Error) => void;
 }
 
 /** An open, migrated database with tenant-scoped and system transactions. */
@@ -78,6 +86,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       ? await openPglite(target.dataDir, opts.extensions ?? [], {
           sharedBuffers: checkSharedBuffers(opts.pgliteSharedBuffers),
           loadDataDir: target.dataDir === undefined ? opts.pgliteLoadDataDir : undefined,
+          onLockLost: opts.onDataDirLockLost,
         })
       : await openPostgres({
           uri: target.uri,
@@ -86,6 +95,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
           onPoolError: (err) => logger?.warn({ err: err.message }, 'idle database connection failed'),
         });
   try {
+    if (target.kind === 'postgres')
+      await assertExtensionsAvailable(driver.db, opts.extensions ?? [], opts.appName);
     await driver.migrate(opts.migrationsFolder, async (db) => {
       await db.execute(sql.raw(ensureRoleSql(runtimeRole)));
     });
@@ -113,7 +124,23 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 function checkSharedBuffers(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!/^[1-9][0-9]{0,7}(kB|MB|GB)$/.test(value)) {
-    throw new DatabaseConfigError(`pgliteSharedBuffers must be a size such as 512MB (got ${JSON.stringify(value.slice(0, 32))})`);
+    throw new DatabaseConfigError(
+      `pgliteSharedBuffers must be a size such as 512MB (got ${JSON.stringify(value.slice(0, 32))})`,
+    );
   }
   return value;
+}
+
+/** Fails with {@link MissingExtensionError} unless the server can `CREATE EXTENSION` each of `names`. */
+async function assertExtensionsAvailable(
+  db: Db,
+  names: ReadonlyArray<string>,
+  appName: string,
+): Promise<void> {
+  for (const name of names) {
+    const found = await db.execute<{ name: string }>(
+      sql`select name from pg_available_extensions where name = ${name}`,
+    );
+    if (found.rows.length === 0) throw new MissingExtensionError(name, appName);
+  }
 }

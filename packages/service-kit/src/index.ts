@@ -6,4 +6,5 @@ export * from './metrics';
 export * from './health';
 export * from './app';
 export * from './server';
+export * from './management-server';
 export * from './auth';

@@ -23,10 +23,24 @@ export function createMetrics(serviceName: string, collectDefaults = true): Metr
   });
   const middleware: RequestHandler = (req, res, next) => {
     const start = process.hrtime.bigint();
+    // The matched route's full path is known only while its handlers run: once an error travels back out of nested
+    // routers, Express has restored `req.baseUrl`, and a 400 would be labelled `/recall` instead of
+    // `/api/v1/memory/recall`. Record the mount path at the moment the router assigns `req.route`.
+    let matched: string | undefined;
+    let route: unknown;
+    Object.defineProperty(req, 'route', {
+      configurable: true,
+      enumerable: true,
+      get: () => route,
+      set: (value: { path?: unknown } | undefined) => {
+        route = value;
+        if (value?.path !== undefined) matched = `${req.baseUrl}${String(value.path)}`;
+      },
+    });
     res.on('finish', () => {
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : res.statusCode === 404 ? 'UNMATCHED' : req.baseUrl || 'UNMATCHED';
+      const label = matched ?? (res.statusCode === 404 ? 'UNMATCHED' : req.baseUrl || 'UNMATCHED');
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      httpDuration.observe({ method: req.method, route: label, status: String(res.statusCode) }, seconds);
     });
     next();
   };

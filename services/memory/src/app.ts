@@ -5,6 +5,10 @@ import {
   csv,
   finalizeApp,
   HealthRegistry,
+  LIVENESS_PATH,
+  livenessHandler,
+  PROMETHEUS_PATH,
+  prometheusHandler,
   type Logger,
   type Metrics,
 } from '@care/service-kit';
@@ -23,6 +27,7 @@ import { DEFAULT_FUSION, type FusionSettings } from './recall/fusion';
 import { TermStats } from './recall/lexical';
 import { LexicalIndex } from './recall/lexical-index';
 import { RecallService } from './recall/recall.service';
+import { createRecallHistogram, TimedRecallService } from './recall/timed-recall.service';
 import { WhyNotService } from './recall/why-not.service';
 import { ReflectService } from './reflect/reflect.service';
 import { RemindersService } from './reminders/reminders.service';
@@ -97,7 +102,12 @@ export function createApp(deps: AppDeps): Express {
     metrics: deps.metrics,
     bodyLimit: '2mb',
   });
+  // Liveness asks only about the process (ADR 0012): a database blip must not restart the pod.
+  app.get(LIVENESS_PATH, livenessHandler);
   app.use(apiKeyMiddleware(deps.config.API_KEY, csv(deps.config.API_KEY_EXEMPT_PATHS)));
+  // Metrics live on MANAGEMENT_PORT when set; without it only the dev profile serves them here (ADR 0012).
+  if (deps.metrics && servesMetricsOnMainPort(deps.config))
+    app.get(PROMETHEUS_PATH, prometheusHandler(deps.metrics.registry));
   app.use('/api/v1/system', createSystemRouter(system));
   app.use(
     '/api/v1/memory',
@@ -105,7 +115,9 @@ export function createApp(deps: AppDeps): Express {
     createMemoryRouter(
       {
         memories: new MemoriesService(ctx),
-        recall: new RecallService(ctx),
+        recall: deps.metrics
+          ? new TimedRecallService(ctx, createRecallHistogram(deps.metrics.registry))
+          : new RecallService(ctx),
         whyNot: new WhyNotService(ctx),
         introspect: new IntrospectService(ctx),
         reminders: new RemindersService(ctx),
@@ -116,4 +128,11 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
   return finalizeApp(app);
+}
+
+/** Whether `/actuator/prometheus` is on the API port: only in dev and only without a management listener. */
+export function servesMetricsOnMainPort(
+  config: Pick<Config, 'MANAGEMENT_PORT' | 'APP_PROFILES_ACTIVE'>,
+): boolean {
+  return config.MANAGEMENT_PORT === undefined && config.APP_PROFILES_ACTIVE === 'dev';
 }

@@ -4,6 +4,14 @@ import { loadConfig, type ConfigRule } from '@care/service-kit';
 /** Every environment variable the memory service reads, with its default and meaning (README table source). */
 export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 7070, description: 'HTTP port' }),
+  MANAGEMENT_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description:
+        "port of the operators' listener serving only `/actuator/prometheus` and `/actuator/health/liveness` (ADR 0012); unset: metrics on the API port in dev, none in prod",
+    }),
+  ),
   APP_PROFILES_ACTIVE: Type.Union([Type.Literal('dev'), Type.Literal('prod')], {
     default: 'dev',
     description: '`dev` or `prod`; `prod` refuses to start without `API_KEY`',

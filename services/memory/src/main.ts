@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, createLogger, createMetrics, HealthRegistry, startServer } from '@care/service-kit';
+import {
+  ConfigError,
+  createLogger,
+  createMetrics,
+  HealthRegistry,
+  startManagementServer,
+  startServer,
+} from '@care/service-kit';
 import { createApp, createMemoryContext } from './app';
 import { loadMemoryConfig } from './config';
 import { openMemoryDatabase } from './db/open-memory-database';
@@ -55,6 +62,7 @@ async function main(): Promise<void> {
     .catch((err: unknown) =>
       logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'full-text index not preloaded'),
     );
+  const metrics = createMetrics('memory');
   const deps = {
     config,
     logger,
@@ -64,7 +72,7 @@ async function main(): Promise<void> {
     lexicalIndex,
     health,
     version,
-    metrics: createMetrics('memory'),
+    metrics,
   };
   const app = createApp(deps);
 
@@ -80,13 +88,23 @@ async function main(): Promise<void> {
   });
   reflect.start();
 
+  const management =
+    config.MANAGEMENT_PORT === undefined
+      ? undefined
+      : await startManagementServer({ port: config.MANAGEMENT_PORT, registry: metrics.registry, logger });
+
   await startServer({
     app,
     port: config.PORT,
     logger,
     health,
     handleSignals: true,
-    onClose: [() => reminders.stop(), () => reflect.stop(), () => database.close()],
+    onClose: [
+      () => reminders.stop(),
+      () => reflect.stop(),
+      () => database.close(),
+      () => management?.close(),
+    ],
   });
 }
 

@@ -4,7 +4,6 @@ import {
   createAccessTokenVerifier,
   createMetrics,
   createServiceApp,
-  csv,
   finalizeApp,
   HealthRegistry,
   type AccessTokenVerifier,
@@ -13,7 +12,7 @@ import {
   type Metrics,
 } from '@care/service-kit';
 import type { Config } from './config';
-import { trustProxySetting } from './config';
+import { corsOrigins, trustProxySetting } from './config';
 import { createActuatorRouter } from './actuator/actuator.routes';
 import { loadBuildInfo, type BuildInfo } from './actuator/build-info';
 import { createAuditTrail } from './audit/audit.service';
@@ -109,7 +108,7 @@ export function createApp(deps: AppDeps): Express {
     ? createMemoryIndexer({ baseUrl: config.MEMORY_BASE_URL, apiKey: config.MEMORY_API_KEY, timeoutMs: config.MEMORY_TIMEOUT_MS, logger, fetchImpl: deps.fetchImpl })
     : undefined;
 
-  const app = createServiceApp({ logger, corsOrigins: csv(config.CORS_ALLOWED_ORIGINS), metrics, bodyLimit: '1mb', trustProxy: trustProxySetting(config.TRUST_PROXY) });
+  const app = createServiceApp({ logger, corsOrigins: corsOrigins(config), metrics, bodyLimit: '1mb', trustProxy: trustProxySetting(config.TRUST_PROXY) });
   app.use(accessControl({ verifier, scopeMap: createScopeMapSource(db) }));
   app.use(
     '/actuator',

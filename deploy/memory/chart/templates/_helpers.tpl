@@ -1,3 +1,8 @@
+{{/*
+Shared by the three care-platform charts (deploy/<service>/chart/templates): scripts/check-deploy.sh fails when the
+copies differ. Service-specific facts live in values.yaml only.
+*/}}
+
 {{/* Chart name, truncated to the DNS label limit. */}}
 {{- define "svc.name" -}}
 {{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
@@ -48,4 +53,25 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- else }}
 {{- include "svc.fullname" . }}
 {{- end }}
+{{- end }}
+
+{{/* "true" when the service runs the embedded database (PGlite in the volume): one replica, one writer (ADR 0011). */}}
+{{- define "svc.embedded" -}}
+{{- if eq .Values.database.mode "embedded" }}true{{ end }}
+{{- end }}
+
+{{/* Highest replica count the Deployment can reach (the HPA's maximum when autoscaling). */}}
+{{- define "svc.maxReplicas" -}}
+{{- if .Values.autoscaling.enabled }}{{ .Values.autoscaling.maxReplicas }}{{ else }}{{ .Values.replicaCount }}{{ end }}
+{{- end }}
+
+{{/* Lowest replica count (what a PodDisruptionBudget must leave room under). */}}
+{{- define "svc.minReplicas" -}}
+{{- if .Values.autoscaling.enabled }}{{ .Values.autoscaling.minReplicas }}{{ else }}{{ .Values.replicaCount }}{{ end }}
+{{- end }}
+
+{{/* Seconds Kubernetes waits after SIGTERM: preStop sleep + drain window + time to finish in-flight work. */}}
+{{- define "svc.terminationGrace" -}}
+{{- $drainS := div (add .Values.shutdown.drainMs 999) 1000 }}
+{{- add .Values.shutdown.preStopSeconds $drainS .Values.shutdown.finishSeconds }}
 {{- end }}

@@ -2,7 +2,7 @@
 // test moves, and the deterministic hashing provider unless a test passes another.
 import type { Express } from 'express';
 import type { Database } from '@care/db';
-import { createLogger } from '@care/service-kit';
+import { createLogger, type Metrics } from '@care/service-kit';
 import { createApp, createMemoryContext, type AppDeps } from '../../src/app';
 import { loadMemoryConfig, type Config } from '../../src/config';
 import { openMemoryDatabase } from '../../src/db/open-memory-database';
@@ -48,6 +48,7 @@ export function buildApp(
     embeddings?: EmbeddingProvider;
     clock?: TestClock;
     fusion?: AppDeps['fusion'];
+    metrics?: Metrics;
   } = {},
 ): { app: Express; ctx: MemoryContext; clock: TestClock; config: Config } {
   const config = testConfig(options.env);
@@ -61,6 +62,7 @@ export function buildApp(
     indexes: new VectorIndexes(database.db),
     version: '9.9.9-test',
     fusion: options.fusion,
+    metrics: options.metrics,
   };
   return { app: createApp(deps), ctx: createMemoryContext(deps), clock, config };
 }
