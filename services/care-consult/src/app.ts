@@ -2,7 +2,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Express } from 'express';
 import type { Database } from '@care/db';
-import { createServiceApp, finalizeApp, type AccessTokenVerifier, type Logger, type Metrics } from '@care/service-kit';
+import {
+  createServiceApp,
+  finalizeApp,
+  LIVENESS_PATH,
+  livenessHandler,
+  PROMETHEUS_PATH,
+  prometheusHandler,
+  type AccessTokenVerifier,
+  type Logger,
+  type Metrics,
+} from '@care/service-kit';
+import { createCareConsultMetrics } from './metrics/care-consult.metrics';
 import { corsOrigins, type AppConfig } from './config';
 import { createVerifier, requireBearer } from './auth/auth.middleware';
 import { AttachmentService } from './attachments/attachments.service';
@@ -102,15 +113,21 @@ export function createAppDeps(core: CoreDeps): AppDeps {
  */
 export function createApp(deps: AppDeps): Express {
   const app = createServiceApp({ logger: deps.logger, corsOrigins: corsOrigins(deps.config), metrics: deps.metrics, exposedHeaders: ['X-Thread-Id'] });
+  const consultMetrics = deps.metrics ? createCareConsultMetrics(deps.metrics.registry) : undefined;
+  // Liveness asks only about the process (ADR 0012); metrics are on MANAGEMENT_PORT, or here in dev without one.
+  app.get(LIVENESS_PATH, livenessHandler);
+  if (deps.metrics && deps.config.MANAGEMENT_PORT === undefined && deps.config.APP_PROFILES_ACTIVE === 'dev') {
+    app.get(PROMETHEUS_PATH, prometheusHandler(deps.metrics.registry));
+  }
   const api = Router();
-  api.use(createRelayRouter(deps)); // before the bearer check so even its 401s carry no-store; tickets check the token
+  api.use(createRelayRouter({ ...deps, consultMetrics })); // before the bearer check so even its 401s carry no-store; tickets check the token
   api.use(requireBearer(deps.verifier));
   api.use(createHealthRouter(deps));
   api.use(createCatalogRouter(deps));
   api.use(createModelsRouter(deps));
   api.use(createAuditRouter(deps));
   api.use(createAttachmentsRouter(deps));
-  api.use(createChatFeature({ ...deps, detectRedFlag, provider: deps.chatProvider }).router);
+  api.use(createChatFeature({ ...deps, detectRedFlag, provider: deps.chatProvider, consultMetrics }).router);
   app.use('/api', api);
   app.use(createConsoleRouter(deps.config)); // static page, no token: it signs in and calls /api itself
   return finalizeApp(app);

@@ -19,6 +19,13 @@ const int = (description: string, def: number, minimum = 0) =>
 /** Every environment variable care-consult reads, with its meaning and default (README table source). */
 export const ConfigSchema = Type.Object({
   PORT: int('HTTP port', 8000, 0),
+  MANAGEMENT_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description: 'Port of the operators\' listener serving only `/actuator/prometheus` and `/actuator/health/liveness` (ADR 0012); unset: metrics on the API port in dev, none in prod',
+    }),
+  ),
   APP_PROFILES_ACTIVE: Type.Optional(
     Type.Union([Type.Literal('dev'), Type.Literal('prod')], {
       description: '`dev` or `prod`; prod refuses to start without its secrets',

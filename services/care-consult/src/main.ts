@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, createMetrics, HealthRegistry, startServer } from '@care/service-kit';
+import { ConfigError, createLogger, createMetrics, HealthRegistry, startManagementServer, startServer } from '@care/service-kit';
 import { createApp, createAppDeps } from './app';
 import { CatalogStore } from './catalog/catalog.store';
 import { loadAppConfig, workspaceRoot, type AppConfig } from './config';
@@ -27,13 +27,18 @@ async function main(): Promise<void> {
   if (config.WORKSPACE_WATCH) catalog.watch();
   const relay = await createRelayRuntime(config, logger);
   const registry = new HealthRegistry().register('database', () => database.ping());
+  const metrics = createMetrics('care-consult');
+  const management =
+    config.MANAGEMENT_PORT === undefined
+      ? undefined
+      : await startManagementServer({ port: config.MANAGEMENT_PORT, registry: metrics.registry, logger });
   const deps = createAppDeps({
     config,
     logger,
     database,
     catalog,
     relay: relay.relay,
-    metrics: createMetrics('care-consult'),
+    metrics,
     isDraining: () => registry.isDraining(),
   });
   await startServer({
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
     logger,
     health: registry,
     handleSignals: true,
-    onClose: [() => catalog.close(), () => deps.audit.flush(), () => relay.close(), () => database.close()],
+    onClose: [() => catalog.close(), () => deps.audit.flush(), () => relay.close(), () => database.close(), () => management?.close()],
   });
 }
 

@@ -17,6 +17,7 @@ import type { ToolDefinition } from '../tools/tool.types';
 import { chatCatalogFrom } from './catalog-adapter';
 import { createChatRouter } from './chat.routes';
 import { ChatService } from './chat.service';
+import type { CareConsultMetrics } from '../metrics/care-consult.metrics';
 import type { ChatAudit, RedFlagDetector } from './chat.types';
 
 /** What the chat feature is built from (the app's deps fit, plus the safety detector). */
@@ -32,6 +33,8 @@ export interface ChatFeatureDeps {
   fetch?: typeof fetch;
   /** Overrides the configured provider (tests, benchmarks). */
   provider?: ChatProvider;
+  /** Streams open and refusals by category (ADR 0012). */
+  consultMetrics?: CareConsultMetrics;
 }
 
 /** The built feature: its router and the parts tests and main may want to reach. */
@@ -78,5 +81,5 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       recentUserMessages: config.CHAT_RECENT_USER_MESSAGES,
     },
   });
-  return { router: createChatRouter({ chat, threads, heartbeatMs: config.CHAT_HEARTBEAT_MS }), chat, threads, provider, registry };
+  return { router: createChatRouter({ chat, threads, heartbeatMs: config.CHAT_HEARTBEAT_MS, metrics: deps.consultMetrics }), chat, threads, provider, registry };
 }

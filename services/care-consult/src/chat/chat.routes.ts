@@ -5,6 +5,7 @@ import { principalOf, requestIdOf } from '../auth/auth.middleware';
 import type { ThreadsService } from '../threads/threads.service';
 import type { ChatService } from './chat.service';
 import { SseWriter } from './sse-writer';
+import type { CareConsultMetrics } from '../metrics/care-consult.metrics';
 
 /** `GET /api/chat/threads/{thread_id}` query: page size and the cursor of the previous page. */
 export const ThreadHistoryQuery = Type.Object(
@@ -22,6 +23,7 @@ export interface ChatRouterDeps {
   chat: ChatService;
   threads: ThreadsService;
   heartbeatMs: number;
+  metrics?: CareConsultMetrics;
 }
 
 /**
@@ -40,7 +42,17 @@ export function createChatRouter(deps: ChatRouterDeps): Router {
     });
     const sse = new SseWriter(res, { heartbeatMs: deps.heartbeatMs, headers: { 'X-Thread-Id': turn.lease.threadId } });
     sse.open();
-    await deps.chat.run(turn, (e) => sse.send(e.event, e.data), abort.signal);
+    const metrics = deps.metrics;
+    metrics?.streamsOpen.inc();
+    res.once('close', () => metrics?.streamsOpen.dec());
+    await deps.chat.run(
+      turn,
+      (e) => {
+        if (e.event === 'refusal') metrics?.refusals.inc({ category: String((e.data as { category?: unknown }).category ?? 'unknown') });
+        sse.send(e.event, e.data);
+      },
+      abort.signal,
+    );
     sse.end();
   });
 

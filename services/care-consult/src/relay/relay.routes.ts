@@ -16,6 +16,7 @@ import { relayKeysFromConfig, type RelayDeps } from './relay.deps';
 import { rawQueryOf, readCallbackParameters } from './relay.query';
 import { FixedWindowRateLimiter } from './relay.rate-limit';
 import { RelayService } from './relay.service';
+import { countRelay, type CareConsultMetrics } from '../metrics/care-consult.metrics';
 
 /** What the relay router takes from the app's dependencies. `relay` defaults to config keys + in-process store. */
 export interface RelayRouterDeps {
@@ -25,6 +26,7 @@ export interface RelayRouterDeps {
   audit: { record(input: AuditInput): Promise<void> };
   clock: () => Date;
   relay?: RelayDeps;
+  consultMetrics?: CareConsultMetrics;
 }
 
 /** Headers on every relay response, errors included: nothing here may be cached or leak through a Referer. */
@@ -65,11 +67,13 @@ export function createRelayRouter(deps: RelayRouterDeps): Router {
 
   const routes = Router();
   routes.use(noStore);
-  routes.post('/tickets', bearerAuth(deps.verifier), validate({ body: RelayTicketRequest }), (req, res) => {
+  routes.post('/tickets', bearerAuth(deps.verifier), validate({ body: RelayTicketRequest }), async (req, res) => {
     const p = principalOf(req);
-    const issued = service.issue({ userId: p.userId, tenantId: p.tenantId }, req.body as RelayTicketRequest, {
-      requestId: requestIdOf(req),
-    });
+    const issued = await countRelay(deps.consultMetrics, 'issue', () =>
+      service.issue({ userId: p.userId, tenantId: p.tenantId }, req.body as RelayTicketRequest, {
+        requestId: requestIdOf(req),
+      }),
+    );
     res.status(201).json(issued);
   });
   routes.get('/callback', async (req, res) => {
@@ -86,10 +90,12 @@ export function createRelayRouter(deps: RelayRouterDeps): Router {
         'RELAY_RATE_LIMITED',
       );
     const params = readCallbackParameters(rawQueryOf(req.originalUrl));
-    const target = await service.resolve(params, {
-      requestId: requestIdOf(req),
-      log: (req as { log?: Logger }).log,
-    });
+    const target = await countRelay(deps.consultMetrics, 'resolve', () =>
+      service.resolve(params, {
+        requestId: requestIdOf(req),
+        log: (req as { log?: Logger }).log,
+      }),
+    );
     res.status(302).setHeader('Location', target);
     res.setHeader('Content-Length', '0');
     res.end();
