@@ -38,6 +38,8 @@ done
 
 echo "--- chart rules (check-charts.mjs)"
 node scripts/check-charts.mjs "$HELM" || fail=1
+echo "--- compose file (check-compose.mjs)"
+node scripts/check-compose.mjs || fail=1
 
 for df in deploy/*/Dockerfile; do
   echo "--- lint $df"

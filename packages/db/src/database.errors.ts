@@ -44,7 +44,7 @@ export class TenantRequiredError extends Error {
 }
 
 /** Seconds after which the lock of a process that died without releasing it is taken over. */
-export const LOCK_STALE_SECONDS = 10;
+export const LOCK_STALE_SECONDS = 60;
 
 /**
  * The embedded database folder is held by another running process (ADR 0011). Thrown at startup so a second
