@@ -5,5 +5,8 @@ export * from './logger';
 export * from './metrics';
 export * from './health';
 export * from './app';
+export * from './input-guard';
 export * from './server';
+export * from './runtime-settings';
+export * from './window-counters';
 export * from './auth';
