@@ -194,3 +194,31 @@ export function jsonBodyVerifier(
     checkJsonBody(utf8 ? buf : Buffer.from(buf.toString(encoding as BufferEncoding), 'utf8'), maxDepth);
   };
 }
+
+// eslint-disable-next-line no-control-regex
+const STRIP = /[\u0000-\u001f\u007f]/g;
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text PostgreSQL can store in `text` and `jsonb` and a log reader can trust: unpaired surrogates become U+FFFD,
+ * control characters (NUL included, line breaks too: an audit field is one line) become a space. Used by the
+ * audit writers on every field of every event, so a poisoned value cannot fail the write of its batch (ADR 0008).
+ */
+export function storableText(s: string): string {
+  return s.replace(LONE_SURROGATES, '\ufffd').replace(STRIP, ' ');
+}
+
+/** {@link storableText} applied to every string and key of a JSON-like value (depth-bounded: deeper parts drop). */
+export function storableJson(value: unknown, depth = 8): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (value === null || typeof value !== 'object')
+    return typeof value === 'number' && !Number.isFinite(value) ? null : value;
+  if (depth <= 0) return null;
+  if (Array.isArray(value)) return value.map((v) => storableJson(v, depth - 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const key = storableText(k);
+    if (!PROTOTYPE_KEYS.has(key)) out[key] = storableJson(v, depth - 1);
+  }
+  return out;
+}
