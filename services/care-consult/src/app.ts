@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Express } from 'express';
 import type { Database } from '@care/db';
-import { createServiceApp, finalizeApp, type AccessTokenVerifier, type Logger, type Metrics } from '@care/service-kit';
+import { createServiceApp, finalizeApp, trustProxySetting, type AccessTokenVerifier, type Logger, type Metrics } from '@care/service-kit';
 import { corsOrigins, type AppConfig } from './config';
+import type { ChatStreamRegistry } from './chat/chat.routes';
 import { createVerifier, requireBearer } from './auth/auth.middleware';
 import { AttachmentService } from './attachments/attachments.service';
 import { createAttachmentsRouter } from './attachments/attachments.routes';
@@ -49,6 +50,8 @@ export interface AppDeps {
   isDraining: () => boolean;
   /** Overrides the configured chat model (tests, benchmarks); default from LLM_PROVIDER and the keys. */
   chatProvider?: ChatProvider;
+  /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams with a final event. */
+  streams?: ChatStreamRegistry;
 }
 
 /** The parts main (or a test) must supply; the rest of {@link AppDeps} is derived, and any part can be overridden. */
@@ -101,7 +104,13 @@ export function createAppDeps(core: CoreDeps): AppDeps {
  * with paths relative to `/api`.
  */
 export function createApp(deps: AppDeps): Express {
-  const app = createServiceApp({ logger: deps.logger, corsOrigins: corsOrigins(deps.config), metrics: deps.metrics, exposedHeaders: ['X-Thread-Id'] });
+  const app = createServiceApp({
+    logger: deps.logger,
+    corsOrigins: corsOrigins(deps.config),
+    metrics: deps.metrics,
+    exposedHeaders: ['X-Thread-Id'],
+    trustProxy: trustProxySetting(deps.config.TRUST_PROXY),
+  });
   const api = Router();
   api.use(createRelayRouter(deps)); // before the bearer check so even its 401s carry no-store; tickets check the token
   api.use(requireBearer(deps.verifier));

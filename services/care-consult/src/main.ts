@@ -1,4 +1,5 @@
-import { ConfigError, createLogger, createMetrics, HealthRegistry, startServer } from '@care/service-kit';
+import { ConfigError, createLogger, createMetrics, HealthRegistry, shutdownDrainMs, startServer } from '@care/service-kit';
+import type { ChatStreamRegistry } from './chat/chat.routes';
 import { createApp, createAppDeps } from './app';
 import { CatalogStore } from './catalog/catalog.store';
 import { loadAppConfig, workspaceRoot, type AppConfig } from './config';
@@ -27,7 +28,9 @@ async function main(): Promise<void> {
   if (config.WORKSPACE_WATCH) catalog.watch();
   const relay = await createRelayRuntime(config, logger);
   const registry = new HealthRegistry().register('database', () => database.ping());
+  const streams: ChatStreamRegistry = {};
   const deps = createAppDeps({
+    streams,
     config,
     logger,
     database,
@@ -36,14 +39,17 @@ async function main(): Promise<void> {
     metrics: createMetrics('care-consult'),
     isDraining: () => registry.isDraining(),
   });
-  await startServer({
+  const running = await startServer({
     app: createApp(deps),
     port: config.PORT,
     logger,
     health: registry,
+    drainMs: shutdownDrainMs(config.APP_PROFILES_ACTIVE, config.SHUTDOWN_DRAIN_MS),
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     handleSignals: true,
     onClose: [() => catalog.close(), () => deps.audit.flush(), () => relay.close(), () => database.close()],
   });
+  streams.track = running.trackStream;
 }
 
 main().catch((err: unknown) => {

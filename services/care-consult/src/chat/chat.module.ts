@@ -15,7 +15,7 @@ import { searchCatalogTool } from '../tools/search-catalog.tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { ToolDefinition } from '../tools/tool.types';
 import { chatCatalogFrom } from './catalog-adapter';
-import { createChatRouter } from './chat.routes';
+import { createChatRouter, type ChatStreamRegistry } from './chat.routes';
 import { ChatService } from './chat.service';
 import type { ChatAudit, RedFlagDetector } from './chat.types';
 
@@ -32,6 +32,8 @@ export interface ChatFeatureDeps {
   fetch?: typeof fetch;
   /** Overrides the configured provider (tests, benchmarks). */
   provider?: ChatProvider;
+  /** Where open chat streams register for shutdown. */
+  streams?: ChatStreamRegistry;
 }
 
 /** The built feature: its router and the parts tests and main may want to reach. */
@@ -78,5 +80,5 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       recentUserMessages: config.CHAT_RECENT_USER_MESSAGES,
     },
   });
-  return { router: createChatRouter({ chat, threads, heartbeatMs: config.CHAT_HEARTBEAT_MS }), chat, threads, provider, registry };
+  return { router: createChatRouter({ chat, threads, heartbeatMs: config.CHAT_HEARTBEAT_MS, streams: deps.streams }), chat, threads, provider, registry };
 }
