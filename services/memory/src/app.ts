@@ -1,18 +1,20 @@
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import {
+  createAccessTokenVerifier,
   createServiceApp,
   csv,
   finalizeApp,
   HealthRegistry,
+  trustProxySetting,
   type Logger,
   type Metrics,
 } from '@care/service-kit';
-import type { Config } from './config';
+import { corsOrigins, verifierSettings, type Config } from './config';
 import { VectorIndexes } from './db/vector-index';
 import type { EmbeddingProvider } from './embeddings/embedding-provider';
 import { MonitoredEmbeddingProvider } from './embeddings/monitored.provider';
-import { apiKeyMiddleware } from './http/api-key.middleware';
+import { callerAuth } from './http/caller-auth.middleware';
 import { tenantMiddleware } from './http/tenant.middleware';
 import { IntrospectService } from './introspect/introspect.service';
 import { MemoriesService } from './memories/memories.service';
@@ -93,11 +95,19 @@ export function createApp(deps: AppDeps): Express {
 
   const app = createServiceApp({
     logger: deps.logger,
-    corsOrigins: csv(deps.config.CORS_ALLOWED_ORIGINS),
+    corsOrigins: corsOrigins(deps.config),
     metrics: deps.metrics,
     bodyLimit: '2mb',
+    trustProxy: trustProxySetting(deps.config.TRUST_PROXY),
   });
-  app.use(apiKeyMiddleware(deps.config.API_KEY, csv(deps.config.API_KEY_EXEMPT_PATHS)));
+  const tokens = verifierSettings(deps.config);
+  app.use(
+    callerAuth({
+      apiKey: deps.config.API_KEY,
+      verifier: tokens ? createAccessTokenVerifier({ ...tokens, now: () => (deps.clock ?? (() => new Date()))().getTime() }) : undefined,
+      exemptPaths: csv(deps.config.API_KEY_EXEMPT_PATHS),
+    }),
+  );
   app.use('/api/v1/system', createSystemRouter(system));
   app.use(
     '/api/v1/memory',

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, createLogger, createMetrics, HealthRegistry, startServer } from '@care/service-kit';
+import { ConfigError, createLogger, createMetrics, HealthRegistry, shutdownDrainMs, startServer } from '@care/service-kit';
 import { createApp, createMemoryContext } from './app';
-import { loadMemoryConfig } from './config';
+import { listenHost, loadMemoryConfig } from './config';
 import { openMemoryDatabase } from './db/open-memory-database';
 import { VectorIndexes } from './db/vector-index';
 import { BuiltinEmbeddingProvider } from './embeddings/builtin.provider';
@@ -83,8 +83,11 @@ async function main(): Promise<void> {
   await startServer({
     app,
     port: config.PORT,
+    host: listenHost(config),
     logger,
     health,
+    drainMs: shutdownDrainMs(config.APP_PROFILES_ACTIVE, config.SHUTDOWN_DRAIN_MS),
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     handleSignals: true,
     onClose: [() => reminders.stop(), () => reflect.stop(), () => database.close()],
   });
