@@ -58,7 +58,6 @@ for (const engine of engines()) {
       for (let i = 0; i < 8; i++) expect(actors).toContain(`user-${i}`);
       expect(page.items).toHaveLength(11);
       const text = JSON.stringify(page.items);
-      // eslint-disable-next-line no-control-regex
       expect(text).not.toMatch(/\\u0000|\\u001b|\\u007f|\\ud[89a-f][0-9a-f]{2}/i);
       expect(actors).toContain('auth0|\ufffd');
       expect(page.items.find((e) => e.actorId === 'auth0|\ufffd')!.meta).toEqual({ connection_id: '\ufffd' });
