@@ -11,13 +11,14 @@ const root = new URL('..', import.meta.url).pathname;
 const dataDir = join(root, '.data');
 mkdirSync(dataDir, { recursive: true });
 const secretsFile = join(dataDir, 'dev-secrets.json');
-const secrets = existsSync(secretsFile)
-  ? JSON.parse(readFileSync(secretsFile, 'utf8'))
-  : {
-      JWT_SECRET: randomBytes(48).toString('base64url'),
-      RELAY_SIGNING_KEY: randomBytes(48).toString('base64url'),
-      BOOTSTRAP_ADMIN_PASSWORD: randomBytes(12).toString('base64url'),
-    };
+const secrets = existsSync(secretsFile) ? JSON.parse(readFileSync(secretsFile, 'utf8')) : {};
+secrets.JWT_SECRET ??= randomBytes(48).toString('base64url');
+secrets.RELAY_SIGNING_KEY ??= randomBytes(48).toString('base64url');
+secrets.BOOTSTRAP_ADMIN_PASSWORD ??= randomBytes(12).toString('base64url');
+// The memory service is never open, not even in dev (ADR 0007): a key is generated (also into an older secrets
+// file) and handed to memory and to every caller of it.
+secrets.MEMORY_API_KEY ??= randomBytes(32).toString('base64url');
+const memoryApiKey = process.env.MEMORY_API_KEY ?? secrets.MEMORY_API_KEY;
 writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
 
 const host = '127.0.0.1';
@@ -32,7 +33,7 @@ const services = [
     name: 'memory',
     port: 7070,
     health: '/api/v1/system/health',
-    env: { PORT: '7070', DATA_DIR: join(dataDir, 'memory') },
+    env: { PORT: '7070', HOST: host, DATA_DIR: join(dataDir, 'memory'), API_KEY: memoryApiKey },
   },
   {
     name: 'care-consult',
@@ -44,6 +45,7 @@ const services = [
       ATTACHMENTS_DIR: join(dataDir, 'care-consult', 'attachments'),
       RELAY_SIGNING_KEY: process.env.RELAY_SIGNING_KEY ?? secrets.RELAY_SIGNING_KEY,
       MEMORY_BASE_URL: `http://${host}:7070`,
+      MEMORY_API_KEY: memoryApiKey,
     },
   },
   {
@@ -57,6 +59,7 @@ const services = [
       BOOTSTRAP_ADMIN_PASSWORD: process.env.BOOTSTRAP_ADMIN_PASSWORD ?? secrets.BOOTSTRAP_ADMIN_PASSWORD,
       CARE_CONSULT_URL: `http://${host}:8000`,
       MEMORY_BASE_URL: `http://${host}:7070`,
+      MEMORY_API_KEY: memoryApiKey,
     },
   },
 ];
@@ -141,11 +144,12 @@ async function waitHealthy(svc, deadline) {
 const deadline = Date.now() + 120000;
 const ready = await Promise.all(services.map((s) => waitHealthy(s, deadline)));
 if (stopping) process.exit(1);
-console.log('\nThe care platform is running (embedded databases, offline engines, no keys):\n');
+console.log('\nThe care platform is running (embedded databases, offline engines, no model keys):\n');
 console.log('| service | listens on | health |\n|---|---|---|');
 services.forEach((s, i) =>
   console.log(`| ${s.name} | http://${host}:${s.port} | ${s.health} ${ready[i] ? 'UP' : 'NOT READY'} |`),
 );
 console.log(`\nConsultation console: http://${host}:8000/console`);
 console.log(`First admin: ${adminEmail} / password in .data/dev-secrets.json (BOOTSTRAP_ADMIN_PASSWORD)`);
+console.log('Memory API key (X-API-Key): .data/dev-secrets.json (MEMORY_API_KEY)');
 console.log('Press Ctrl-C to stop.\n');

@@ -5,6 +5,7 @@ import cors from 'cors';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { notFoundHandler, problemHandler } from './errors';
+import { DEFAULT_MAX_JSON_DEPTH, jsonBodyVerifier, requestTargetGuard } from './input-guard';
 import type { Metrics } from './metrics';
 
 /** Options of {@link createServiceApp}. */
@@ -19,13 +20,16 @@ export interface ServiceAppOptions {
   exposedHeaders?: string[];
   /** Express `trust proxy` setting (hops or list); default: do not trust. */
   trustProxy?: boolean | number | string;
+  /** Deepest nesting of a JSON body, checked before parsing (default {@link DEFAULT_MAX_JSON_DEPTH}). */
+  maxJsonDepth?: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The common front of every service: request ids, access logs without query strings or bodies, helmet,
- * CORS, metrics and a bounded JSON parser. Routes are mounted by the caller, then {@link finalizeApp}.
+ * CORS, metrics, the request-target guard and a bounded JSON parser that checks depth, keys and escapes before
+ * parsing (ADR 0005). Routes are mounted by the caller, then {@link finalizeApp}.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -65,7 +69,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     );
   }
   if (options.metrics) app.use(options.metrics.middleware);
-  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: true }));
+  app.use(requestTargetGuard());
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: true, verify: jsonBodyVerifier(options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) }));
   return app;
 }
 

@@ -104,6 +104,9 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { type?: string; status?: number; statusCode?: number; message?: string; expose?: boolean };
   const status = e?.status ?? e?.statusCode;
+  // Express decodes path parameters itself and throws a URIError for bad percent-encoding; the request-target
+  // guard normally refuses those first (ADR 0005), this is the backstop for apps mounted without it.
+  if (err instanceof URIError) return new AppError('MALFORMED_PATH', 'The request path is malformed', 400);
   if (e?.type === 'entity.parse.failed') return new AppError('MALFORMED_JSON', 'The request body is not valid JSON', 400);
   if (e?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large', 413);
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')

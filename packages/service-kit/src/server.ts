@@ -13,8 +13,13 @@ export interface StartServerOptions {
   health?: HealthRegistry;
   /** Closed in order after the server stopped accepting and in-flight work drained (pools, timers). */
   onClose?: Array<() => Promise<void> | void>;
-  /** Upper bound for the whole shutdown before the process exits anyway. */
+  /** Upper bound for finishing in-flight work after the listener closed, before the process exits anyway. */
   shutdownTimeoutMs?: number;
+  /**
+   * How long to keep serving after shutdown begins, with readiness already answering 503, so a load balancer
+   * (Kubernetes endpoints) stops routing here before the listener closes (`SHUTDOWN_DRAIN_MS`, ADR 0007). Default 0.
+   */
+  drainMs?: number;
   /** Install SIGTERM/SIGINT handlers that exit the process (true in main, false in tests). */
   handleSignals?: boolean;
 }
@@ -30,12 +35,14 @@ export interface RunningServer {
 }
 
 /**
- * Listens and wires graceful shutdown: readiness goes OUT_OF_SERVICE, the listener closes, idle keep-alive
- * sockets are closed, open streams are asked to finish, busy sockets get until the timeout, then resources close.
+ * Listens and wires graceful shutdown (ADR 0007): readiness goes OUT_OF_SERVICE at once; for `drainMs` the server
+ * keeps serving (answering with `Connection: close`, so keep-alive clients reconnect); then the listener closes, idle keep-alive sockets are closed, open streams are asked to finish (they
+ * write a final event), busy sockets get until the timeout, then resources close.
  */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { app, logger } = options;
   const timeoutMs = options.shutdownTimeoutMs ?? 10000;
+  const drainMs = options.drainMs ?? 0;
   const server = http.createServer(app);
   server.keepAliveTimeout = 65000;
   server.headersTimeout = 66000;
@@ -46,7 +53,9 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  server.on('request', (req, res) => {
+  // Before the app's own listener, which may answer synchronously.
+  server.prependListener('request', (req, res) => {
+    if (draining) res.shouldKeepAlive = false;
     const s = req.socket;
     busy.set(s, (busy.get(s) ?? 0) + 1);
     res.on('finish', () => busy.set(s, (busy.get(s) ?? 1) - 1));
@@ -54,15 +63,19 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       if (closing && !busy.get(s)) s.end();
     });
   });
+  let draining = false;
   let closing = false;
   let done: Promise<void> | undefined;
 
   const shutdown = (reason = 'shutdown'): Promise<void> => {
     if (done) return done;
-    closing = true;
+    draining = true;
     done = (async () => {
-      logger.info({ reason }, 'shutting down');
+      logger.info({ reason, drainMs }, 'shutting down');
       options.health?.setDraining();
+      // Idle keep-alive sockets are left open while draining: ending one could cut a request already on its way.
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const end of streams) end();
       for (const s of sockets) if (!busy.get(s)) s.end();
@@ -92,7 +105,7 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
   if (options.handleSignals) {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) {
       process.once(sig, () => {
-        const hard = setTimeout(() => process.exit(1), timeoutMs + 2000);
+        const hard = setTimeout(() => process.exit(1), drainMs + timeoutMs + 2000);
         hard.unref();
         void shutdown(sig).then(() => process.exit(0));
       });

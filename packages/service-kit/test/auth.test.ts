@@ -96,6 +96,17 @@ describe('createAccessTokenVerifier, builtin', () => {
     expect(await reason(verifier, 'x'.repeat(9000))).toBe('malformed');
   });
 
+  it('rejects a token naming a critical header parameter it does not understand (RFC 7515 4.1.11)', async () => {
+    for (const crit of [['exp'], ['http://example.test/ext'], [], 'b64']) {
+      const token = jwt.sign(claims, SECRET, { algorithm: 'HS256', ...base, expiresIn: 60, header: { alg: 'HS256', crit } as never });
+      expect(await reason(verifier, token)).toBe('unsupported critical header parameter');
+    }
+  });
+
+  it('keeps a non-UUID subject as the opaque user id', async () => {
+    expect((await verifier.verify(hs({ ...claims, sub: 'auth0|5f7c8ec7c33c6c004bbafe82' }))).userId).toBe('auth0|5f7c8ec7c33c6c004bbafe82');
+  });
+
   it('uses the injected clock', async () => {
     const later = createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base, now: () => Date.now() + 120_000 });
     expect(await reason(later, hs())).toMatch(/expired/);
@@ -145,6 +156,11 @@ describe('createAccessTokenVerifier, external (local JWKS server)', () => {
     const unsigned = `${b64({ alg: 'HS256', typ: 'JWT', kid: 'rsa1' })}.${b64({ ...claims, iss: base.issuer, aud: base.audience, exp: 9999999999 })}`;
     const token = `${unsigned}.${createHmac('sha256', pem).update(unsigned).digest('base64url')}`;
     expect(await reason(v, token)).toBe('algorithm not allowed');
+  });
+
+  it('rejects an RS256 token signed by a published key when its header carries crit', async () => {
+    const token = jwt.sign(claims, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa1', ...base, expiresIn: 60, header: { alg: 'RS256', kid: 'rsa1', crit: ['urn:example:ext'], 'urn:example:ext': true } as never });
+    expect(await reason(make(), token)).toBe('unsupported critical header parameter');
   });
 
   it('rejects a token whose header algorithm does not match the key', async () => {

@@ -60,6 +60,39 @@ describe('startServer graceful shutdown', () => {
     expect(closed).toEqual(['pool']);
   });
 
+  it('keeps serving through the drain window with readiness already down, then stops accepting', async () => {
+    const app = createServiceApp({ logger: silent, corsOrigins: [] });
+    app.get('/ping', (_req, res) => res.json({ ok: true }));
+    finalizeApp(app);
+    const health = new HealthRegistry();
+    const running = await startServer({ app, port: 0, host: '127.0.0.1', logger: silent, health, drainMs: 600, shutdownTimeoutMs: 1000 });
+    const keepAlive = new http.Agent({ keepAlive: true });
+    const viaAgent = (path: string) =>
+      new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port: running.port, path, agent: keepAlive }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        }).on('error', reject);
+      });
+    expect((await viaAgent('/ping')).connection).toBe('keep-alive');
+    const t0 = Date.now();
+    const stopping = running.shutdown('test');
+    expect((await health.readiness()).status).toBe('OUT_OF_SERVICE');
+    const during: number[] = [];
+    while (Date.now() - t0 < 450) {
+      const r = await viaAgent('/ping');
+      during.push(r.status);
+      expect(r.connection).toBe('close');
+      await new Promise((r2) => setTimeout(r2, 20));
+    }
+    expect(during.length).toBeGreaterThan(5);
+    expect(during.every((s) => s === 200)).toBe(true);
+    await stopping;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(600);
+    await expect(get(running.port, '/ping')).rejects.toThrow();
+    keepAlive.destroy();
+  });
+
   it('destroys connections still busy when the timeout is reached', async () => {
     const app = createServiceApp({ logger: silent, corsOrigins: [] });
     app.get('/hang', () => undefined);

@@ -9,12 +9,14 @@ import {
   livenessHandler,
   PROMETHEUS_PATH,
   prometheusHandler,
+  trustProxySetting,
   type AccessTokenVerifier,
   type Logger,
   type Metrics,
 } from '@care/service-kit';
 import { createCareConsultMetrics } from './metrics/care-consult.metrics';
 import { corsOrigins, type AppConfig } from './config';
+import type { ChatStreamRegistry } from './chat/chat.routes';
 import { createVerifier, requireBearer } from './auth/auth.middleware';
 import { AttachmentService } from './attachments/attachments.service';
 import { createAttachmentsRouter } from './attachments/attachments.routes';
@@ -60,6 +62,8 @@ export interface AppDeps {
   isDraining: () => boolean;
   /** Overrides the configured chat model (tests, benchmarks); default from LLM_PROVIDER and the keys. */
   chatProvider?: ChatProvider;
+  /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams with a final event. */
+  streams?: ChatStreamRegistry;
 }
 
 /** The parts main (or a test) must supply; the rest of {@link AppDeps} is derived, and any part can be overridden. */
@@ -112,7 +116,13 @@ export function createAppDeps(core: CoreDeps): AppDeps {
  * with paths relative to `/api`.
  */
 export function createApp(deps: AppDeps): Express {
-  const app = createServiceApp({ logger: deps.logger, corsOrigins: corsOrigins(deps.config), metrics: deps.metrics, exposedHeaders: ['X-Thread-Id'] });
+  const app = createServiceApp({
+    logger: deps.logger,
+    corsOrigins: corsOrigins(deps.config),
+    metrics: deps.metrics,
+    exposedHeaders: ['X-Thread-Id'],
+    trustProxy: trustProxySetting(deps.config.TRUST_PROXY),
+  });
   const consultMetrics = deps.metrics ? createCareConsultMetrics(deps.metrics.registry) : undefined;
   // Liveness asks only about the process (ADR 0012); metrics are on MANAGEMENT_PORT, or here in dev without one.
   app.get(LIVENESS_PATH, livenessHandler);

@@ -80,9 +80,12 @@ export const ConfigSchema = Type.Object({
   RELAY_SIGNING_KEY: str('HMAC key of relay tickets (>= 32 characters); required in prod'),
   RELAY_PREVIOUS_KEYS: str('Comma list of retired relay keys that still verify'),
   RELAY_COMPANION_SCHEME: str('Deep-link scheme of the companion app allowed as relay callback', 'careapp'),
-  REDIS_URL: str('Redis for consumed relay nonces shared by replicas; unset: in-process'),
+  REDIS_URL: str('Redis for consumed relay nonces and the relay callback rate limit, shared by replicas; unset: in-process (ADR 0009)'),
+  TRUST_PROXY: str('Express `trust proxy`: `false`, `true`, a hop count or a comma list of addresses/CIDRs; decides the client IP the relay rate limit counts by (ADR 0009)', 'false'),
+  SHUTDOWN_DRAIN_MS: Type.Optional(Type.Integer({ minimum: 0, description: 'On SIGTERM, how long to keep serving with health down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)' })),
+  SHUTDOWN_TIMEOUT_MS: int('Upper bound of the graceful shutdown after the listener closed', 10000, 0),
   ...ChatConfigProperties,
-  RELAY_CALLBACK_RATE_LIMIT: int('Relay callbacks allowed per client address and minute, per replica; 0 turns the limit off', 60, 0),
+  RELAY_CALLBACK_RATE_LIMIT: int('Relay callbacks allowed per client address and minute (all replicas together when REDIS_URL is set); 0 turns the limit off', 60, 0),
   RELAY_AUDIT_TENANT_ID: str('Tenant whose audit trail records relay callbacks (a ticket names a user, not a tenant)', 'platform'),
 });
 
@@ -111,6 +114,8 @@ export type AppConfig = Readonly<Static<typeof ConfigSchema>> & Readonly<ChatCon
   RELAY_COMPANION_SCHEME: string;
   RELAY_CALLBACK_RATE_LIMIT: number;
   RELAY_AUDIT_TENANT_ID: string;
+  TRUST_PROXY: string;
+  SHUTDOWN_TIMEOUT_MS: number;
 };
 
 type Raw = Static<typeof ConfigSchema>;

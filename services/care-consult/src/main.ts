@@ -1,4 +1,5 @@
-import { ConfigError, createLogger, createMetrics, HealthRegistry, startManagementServer, startServer } from '@care/service-kit';
+import { ConfigError, createLogger, createMetrics, HealthRegistry, shutdownDrainMs, startManagementServer, startServer } from '@care/service-kit';
+import type { ChatStreamRegistry } from './chat/chat.routes';
 import { createApp, createAppDeps } from './app';
 import { CatalogStore } from './catalog/catalog.store';
 import { loadAppConfig, workspaceRoot, type AppConfig } from './config';
@@ -32,7 +33,9 @@ async function main(): Promise<void> {
     config.MANAGEMENT_PORT === undefined
       ? undefined
       : await startManagementServer({ port: config.MANAGEMENT_PORT, registry: metrics.registry, logger });
+  const streams: ChatStreamRegistry = {};
   const deps = createAppDeps({
+    streams,
     config,
     logger,
     database,
@@ -41,14 +44,17 @@ async function main(): Promise<void> {
     metrics,
     isDraining: () => registry.isDraining(),
   });
-  await startServer({
+  const running = await startServer({
     app: createApp(deps),
     port: config.PORT,
     logger,
     health: registry,
+    drainMs: shutdownDrainMs(config.APP_PROFILES_ACTIVE, config.SHUTDOWN_DRAIN_MS),
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     handleSignals: true,
     onClose: [() => catalog.close(), () => deps.audit.flush(), () => relay.close(), () => database.close(), () => management?.close()],
   });
+  streams.track = running.trackStream;
 }
 
 main().catch((err: unknown) => {

@@ -156,6 +156,35 @@ for (const engine of engines()) {
       await get(ctx.app, alice, '/api/attachments/not-a-uuid').expect(400);
     });
 
+    it('answers a NUL or control character in the file name, a broken multipart body and a bad id with 400, storing nothing', async () => {
+      const before = filesUnder(ctx.attachmentsDir).length;
+      for (const name of ['a\u0000.txt', 'bell\u0007.txt', 'two\nlines.txt']) {
+        const res = await upload(ctx.app, alice, name, FILES.text);
+        expect({ name, status: res.status }).toEqual({ name, status: 400 });
+        expect(['INVALID_FILENAME', 'MALFORMED_MULTIPART']).toContain(res.body.code);
+      }
+      // The RFC 5987 form decodes to a name with a NUL, past the multipart parser.
+      for (const encoded of ['a%00b.txt', 'esc%1B.txt']) {
+        const body = Buffer.concat([
+          Buffer.from(`--XyZ\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encoded}\r\nContent-Type: text/plain\r\n\r\n`),
+          FILES.text,
+          Buffer.from('\r\n--XyZ--\r\n'),
+        ]);
+        const res = await request(ctx.app).post('/api/attachments').set('Authorization', `Bearer ${alice.token()}`).set('Content-Type', 'multipart/form-data; boundary=XyZ').send(body);
+        expect({ encoded, status: res.status }).toEqual({ encoded, status: 400 });
+      }
+      const m = multipart('ok.txt', FILES.text);
+      const broken = [m.body.subarray(0, m.body.length - 20), Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file"\r\n'), Buffer.from('garbage')];
+      for (const body of broken) {
+        const res = await request(ctx.app).post('/api/attachments').set('Authorization', `Bearer ${alice.token()}`).set('Content-Type', m.contentType).send(body);
+        expect(res.status).toBe(400);
+      }
+      const noBoundary = await request(ctx.app).post('/api/attachments').set('Authorization', `Bearer ${alice.token()}`).set('Content-Type', 'multipart/form-data').send(m.body);
+      expect(noBoundary.status).toBe(400);
+      for (const id of ['%ff', '%E0%A4%A', 'a%00b', '__proto__']) expect((await get(ctx.app, alice, `/api/attachments/${id}`)).status).toBe(400);
+      expect(filesUnder(ctx.attachmentsDir)).toHaveLength(before);
+    });
+
     it('enforces the per-user count limit with 409', async () => {
       const carol = aUser().inTenant('tenant-a').withId('carol');
       await upload(small.app, carol, 'one.txt', FILES.text).expect(201);

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import {
+  createAccessTokenVerifier,
   createServiceApp,
   csv,
   finalizeApp,
@@ -9,14 +10,15 @@ import {
   livenessHandler,
   PROMETHEUS_PATH,
   prometheusHandler,
+  trustProxySetting,
   type Logger,
   type Metrics,
 } from '@care/service-kit';
-import type { Config } from './config';
+import { corsOrigins, verifierSettings, type Config } from './config';
 import { VectorIndexes } from './db/vector-index';
 import type { EmbeddingProvider } from './embeddings/embedding-provider';
 import { MonitoredEmbeddingProvider } from './embeddings/monitored.provider';
-import { apiKeyMiddleware } from './http/api-key.middleware';
+import { callerAuth } from './http/caller-auth.middleware';
 import { tenantMiddleware } from './http/tenant.middleware';
 import { IntrospectService } from './introspect/introspect.service';
 import { MemoriesService } from './memories/memories.service';
@@ -98,13 +100,21 @@ export function createApp(deps: AppDeps): Express {
 
   const app = createServiceApp({
     logger: deps.logger,
-    corsOrigins: csv(deps.config.CORS_ALLOWED_ORIGINS),
+    corsOrigins: corsOrigins(deps.config),
     metrics: deps.metrics,
     bodyLimit: '2mb',
+    trustProxy: trustProxySetting(deps.config.TRUST_PROXY),
   });
   // Liveness asks only about the process (ADR 0012): a database blip must not restart the pod.
   app.get(LIVENESS_PATH, livenessHandler);
-  app.use(apiKeyMiddleware(deps.config.API_KEY, csv(deps.config.API_KEY_EXEMPT_PATHS)));
+  const tokens = verifierSettings(deps.config);
+  app.use(
+    callerAuth({
+      apiKey: deps.config.API_KEY,
+      verifier: tokens ? createAccessTokenVerifier({ ...tokens, now: () => (deps.clock ?? (() => new Date()))().getTime() }) : undefined,
+      exemptPaths: csv(deps.config.API_KEY_EXEMPT_PATHS),
+    }),
+  );
   // Metrics live on MANAGEMENT_PORT when set; without it only the dev profile serves them here (ADR 0012).
   if (deps.metrics && servesMetricsOnMainPort(deps.config))
     app.get(PROMETHEUS_PATH, prometheusHandler(deps.metrics.registry));

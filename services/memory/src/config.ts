@@ -1,5 +1,5 @@
 import { Type, type Static } from '@care/contracts';
-import { loadConfig, type ConfigRule } from '@care/service-kit';
+import { csv, loadConfig, type AccessTokenVerifierConfig, type ConfigRule } from '@care/service-kit';
 
 /** Every environment variable the memory service reads, with its default and meaning (README table source). */
 export const ConfigSchema = Type.Object({
@@ -12,17 +12,53 @@ export const ConfigSchema = Type.Object({
         "port of the operators' listener serving only `/actuator/prometheus` and `/actuator/health/liveness` (ADR 0012); unset: metrics on the API port in dev, none in prod",
     }),
   ),
+  HOST: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'address to listen on; default `127.0.0.1` in dev (not reachable from other machines), `0.0.0.0` in prod (ADR 0007)',
+    }),
+  ),
   APP_PROFILES_ACTIVE: Type.Union([Type.Literal('dev'), Type.Literal('prod')], {
     default: 'dev',
-    description: '`dev` or `prod`; `prod` refuses to start without `API_KEY`',
+    description:
+      '`dev` or `prod`; `prod` refuses to start without `API_KEY` or platform token verification, and with `*` CORS',
   }),
   LOG_LEVEL: Type.String({
     default: 'info',
     description: 'pino level: fatal, error, warn, info, debug, trace',
   }),
-  CORS_ALLOWED_ORIGINS: Type.String({
-    default: '*',
-    description: 'comma list of allowed origins; `*` allows any origin',
+  CORS_ALLOWED_ORIGINS: Type.Optional(
+    Type.String({
+      description:
+        'comma list of allowed browser origins; unset: any origin in dev, none in prod; `*` is refused in prod (ADR 0007)',
+    }),
+  ),
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    description: 'Express `trust proxy`: `false`, `true`, a hop count or a comma list of addresses/CIDRs (ADR 0009)',
+  }),
+  AUTH_PROVIDER: Type.Optional(
+    Type.Union([Type.Literal('builtin'), Type.Literal('external')], {
+      description:
+        'platform bearer tokens: `builtin` (HS256, `JWT_SECRET`) or `external` (JWKS); unset: builtin when `JWT_SECRET` is set, else no token verification (ADR 0007)',
+    }),
+  ),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 key shared with platform-auth (builtin tokens)' })),
+  JWT_ISSUER: Type.String({ default: 'care-platform', description: 'expected `iss` of builtin tokens' }),
+  JWT_AUDIENCE: Type.String({ default: 'care-platform', description: 'expected `aud` of builtin tokens' }),
+  AUTH_JWKS_URI: Type.Optional(Type.String({ description: 'JWKS URL of the identity provider (AUTH_PROVIDER=external)' })),
+  AUTH_ISSUER: Type.Optional(Type.String({ description: 'expected `iss` of external tokens' })),
+  AUTH_AUDIENCE: Type.Optional(Type.String({ description: 'expected `aud` of external tokens' })),
+  SHUTDOWN_DRAIN_MS: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'on SIGTERM, how long to keep serving with health down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)',
+    }),
+  ),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    minimum: 0,
+    default: 10000,
+    description: 'upper bound of the graceful shutdown after the listener closed',
   }),
   API_KEY: Type.Optional(
     Type.String({
@@ -153,7 +189,19 @@ export type Config = Readonly<Static<typeof ConfigSchema>>;
 
 const rules: ConfigRule<Static<typeof ConfigSchema>>[] = [
   (c) =>
-    c.APP_PROFILES_ACTIVE === 'prod' && !c.API_KEY && 'API_KEY is required when APP_PROFILES_ACTIVE=prod',
+    c.APP_PROFILES_ACTIVE === 'prod' &&
+    !c.API_KEY &&
+    !tokensVerified(c) &&
+    'API_KEY (or platform token verification: JWT_SECRET, or AUTH_PROVIDER=external) is required when APP_PROFILES_ACTIVE=prod',
+  (c) =>
+    c.APP_PROFILES_ACTIVE === 'prod' &&
+    csv(c.CORS_ALLOWED_ORIGINS).includes('*') &&
+    'CORS_ALLOWED_ORIGINS must list origins (not `*`) when APP_PROFILES_ACTIVE=prod',
+  (c) =>
+    c.AUTH_PROVIDER === 'external' &&
+    !(c.AUTH_JWKS_URI && c.AUTH_ISSUER && c.AUTH_AUDIENCE) &&
+    'AUTH_PROVIDER=external needs AUTH_JWKS_URI, AUTH_ISSUER and AUTH_AUDIENCE',
+  (c) => c.AUTH_PROVIDER === 'builtin' && !c.JWT_SECRET && 'AUTH_PROVIDER=builtin needs JWT_SECRET',
   (c) =>
     c.EMBEDDING_PROVIDER === 'openai' &&
     !c.OPENAI_API_KEY &&
@@ -167,4 +215,29 @@ const rules: ConfigRule<Static<typeof ConfigSchema>>[] = [
 /** Loads and checks the memory service's configuration from `env`; throws ConfigError listing every problem. */
 export function loadMemoryConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfig(ConfigSchema, env, rules);
+}
+
+/** Whether platform bearer tokens are verified (a token then names the partition, ADR 0007). */
+export function tokensVerified(c: Pick<Config, 'AUTH_PROVIDER' | 'JWT_SECRET'>): boolean {
+  return c.AUTH_PROVIDER === 'external' || Boolean(c.JWT_SECRET);
+}
+
+/** Token verifier settings, or undefined when tokens are not verified. */
+export function verifierSettings(c: Config): AccessTokenVerifierConfig | undefined {
+  if (c.AUTH_PROVIDER === 'external') {
+    return { mode: 'external', jwksUri: c.AUTH_JWKS_URI, issuer: c.AUTH_ISSUER ?? '', audience: c.AUTH_AUDIENCE ?? '' };
+  }
+  if (!c.JWT_SECRET) return undefined;
+  return { mode: 'builtin', secret: c.JWT_SECRET, issuer: c.JWT_ISSUER, audience: c.JWT_AUDIENCE };
+}
+
+/** CORS origins: the configured list; unset means any origin in dev and none in prod (never reflected in prod). */
+export function corsOrigins(c: Config): string[] {
+  const list = csv(c.CORS_ALLOWED_ORIGINS);
+  return list.length || c.APP_PROFILES_ACTIVE === 'prod' ? list : ['*'];
+}
+
+/** Listen address: HOST, else loopback in dev and every interface in prod. */
+export function listenHost(c: Config): string {
+  return c.HOST ?? (c.APP_PROFILES_ACTIVE === 'prod' ? '0.0.0.0' : '127.0.0.1');
 }

@@ -5,11 +5,12 @@ import {
   createLogger,
   createMetrics,
   HealthRegistry,
+  shutdownDrainMs,
   startManagementServer,
   startServer,
 } from '@care/service-kit';
 import { createApp, createMemoryContext } from './app';
-import { loadMemoryConfig } from './config';
+import { listenHost, loadMemoryConfig } from './config';
 import { openMemoryDatabase } from './db/open-memory-database';
 import { VectorIndexes } from './db/vector-index';
 import { BuiltinEmbeddingProvider } from './embeddings/builtin.provider';
@@ -96,8 +97,11 @@ async function main(): Promise<void> {
   await startServer({
     app,
     port: config.PORT,
+    host: listenHost(config),
     logger,
     health,
+    drainMs: shutdownDrainMs(config.APP_PROFILES_ACTIVE, config.SHUTDOWN_DRAIN_MS),
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     handleSignals: true,
     onClose: [
       () => reminders.stop(),

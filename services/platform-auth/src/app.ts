@@ -1,19 +1,24 @@
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import {
+  connectRedis,
   createAccessTokenVerifier,
   createMetrics,
   createServiceApp,
   finalizeApp,
   HealthRegistry,
+  InMemoryWindowCounters,
+  RedisWindowCounters,
+  trustProxySetting,
   type AccessTokenVerifier,
   type AccessTokenVerifierConfig,
   type Logger,
   type Metrics,
+  type WindowCounterStore,
 } from '@care/service-kit';
 import type { Config } from './config';
-import { corsOrigins, trustProxySetting } from './config';
-import { createActuatorRouter } from './actuator/actuator.routes';
+import { corsOrigins } from './config';
+import { createActuatorRouter, type ActuatorDeps } from './actuator/actuator.routes';
 import { loadBuildInfo, type BuildInfo } from './actuator/build-info';
 import { createAuditTrail } from './audit/audit.service';
 import { createAuthMetrics } from './auth/auth.metrics';
@@ -56,6 +61,26 @@ export interface AppDeps {
   hasher?: PasswordHasher;
   /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams. */
   streams?: StreamRegistry;
+  /** Login throttle counts (see {@link createLoginCounters}); default: in process. */
+  loginCounters?: WindowCounterStore;
+}
+
+/** The login throttle's counter store and how to release it. */
+export interface LoginCounters {
+  store: WindowCounterStore;
+  close(): Promise<void>;
+}
+
+/** Login throttle counts in Redis when `REDIS_URL` is set (shared by every replica, ADR 0009), else in process. */
+export function createLoginCounters(config: Config, logger: Logger, clock: () => Date = () => new Date()): LoginCounters {
+  if (!config.REDIS_URL) return { store: new InMemoryWindowCounters({ now: () => clock().getTime() }), close: async () => undefined };
+  const client = connectRedis(config.REDIS_URL, logger, 'login throttle');
+  return {
+    store: new RedisWindowCounters(client, 'care:platform-auth:login:'),
+    close: async () => {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
 }
 
 /** Verifier settings for the configured mode (DESIGN section 4). */
@@ -70,6 +95,21 @@ export function verifierConfig(config: Config): AccessTokenVerifierConfig {
     };
   }
   return { mode: 'builtin', secret: config.JWT_SECRET, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+}
+
+function actuatorDeps(deps: AppDeps, health: HealthRegistry, metrics: Metrics, sensitive: ActuatorDeps['sensitive']): ActuatorDeps {
+  const { config } = deps;
+  return { health, metrics, build: deps.build ?? loadBuildInfo(config.GIT_COMMIT), profile: config.APP_PROFILES_ACTIVE, config: config as Record<string, unknown>, env: deps.env ?? process.env, sensitive };
+}
+
+/**
+ * The app of `MANAGEMENT_PORT` (ADR 0005): the whole actuator, open, on a port the operator keeps inside the
+ * cluster. Shares health and metrics with the main app.
+ */
+export function createManagementApp(deps: AppDeps & { health: HealthRegistry; metrics: Metrics }): Express {
+  const app = createServiceApp({ logger: deps.logger, corsOrigins: [], trustProxy: trustProxySetting(deps.config.TRUST_PROXY) });
+  app.use('/actuator', createActuatorRouter(actuatorDeps(deps, deps.health, deps.metrics, 'open')));
+  return finalizeApp(app);
 }
 
 /** Builds the platform-auth Express app: access pipeline, feature routers, actuator; does not listen. */
@@ -100,6 +140,7 @@ export function createApp(deps: AppDeps): Express {
           lockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
           maxIpFailures: config.LOGIN_MAX_IP_FAILURES,
           ipWindowSeconds: config.LOGIN_IP_WINDOW_SECONDS,
+          store: deps.loginCounters,
           now: () => clock().getTime(),
         }),
       })
@@ -110,17 +151,7 @@ export function createApp(deps: AppDeps): Express {
 
   const app = createServiceApp({ logger, corsOrigins: corsOrigins(config), metrics, bodyLimit: '1mb', trustProxy: trustProxySetting(config.TRUST_PROXY) });
   app.use(accessControl({ verifier, scopeMap: createScopeMapSource(db) }));
-  app.use(
-    '/actuator',
-    createActuatorRouter({
-      health,
-      metrics,
-      build: deps.build ?? loadBuildInfo(config.GIT_COMMIT),
-      profile: config.APP_PROFILES_ACTIVE,
-      config: config as Record<string, unknown>,
-      env: deps.env ?? process.env,
-    }),
-  );
+  app.use('/actuator', createActuatorRouter(actuatorDeps(deps, health, metrics, config.MANAGEMENT_PORT === undefined ? 'admin' : 'off')));
   app.use('/api/v1/auth', createAuthRouter(auth));
   app.use('/api/v1/users', createUsersRouter(createUsersService({ db, hasher, audit, clock })));
   app.use('/api/v1/tenants', createTenantsRouter(createTenantsService({ db, audit, clock })));

@@ -13,7 +13,9 @@ export const ConfigSchema = Type.Object({
   }),
   LOG_LEVEL: Type.String({ default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace' }),
   CORS_ALLOWED_ORIGINS: Type.Optional(Type.String({ description: 'comma list of allowed browser origins; `*` allows any (dev only); unset: any origin in dev, none in prod (ADR 0011)' })),
-  TRUST_PROXY: Type.String({ default: 'false', description: 'Express `trust proxy`: `false`, `true`, a hop count or a list of addresses; decides the client IP used by login throttling' }),
+  TRUST_PROXY: Type.String({ default: 'false', description: 'Express `trust proxy`: `false`, `true`, a hop count or a comma list of addresses/CIDRs; decides the client IP used by login throttling (set it to the ingress hops, ADR 0009)' }),
+  REDIS_URL: Type.Optional(Type.String({ description: 'Redis for the login throttle counts, shared by replicas; unset: counted in process (ADR 0009)' })),
+  MANAGEMENT_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'when set, /actuator env, metrics and prometheus are served open on this port only (keep it inside the cluster); unset: on the main port for `platform:admin` tokens (ADR 0005)' })),
   DATABASE_URI: Type.Optional(Type.String({ description: 'unset: embedded PGlite under DATA_DIR; `pglite://memory`: ephemeral; `postgres://...`: a server' })),
   DATA_DIR: Type.String({ default: '.data/platform-auth', description: 'folder of the embedded database (when DATABASE_URI is unset)' }),
   AUTH_PROVIDER: Type.Union([Type.Literal('builtin'), Type.Literal('external')], {
@@ -43,7 +45,8 @@ export const ConfigSchema = Type.Object({
   MEMORY_API_KEY: Type.Optional(Type.String({ minLength: 1, description: '`X-API-Key` for the memory service' })),
   MEMORY_TIMEOUT_MS: Int(3000, 100, 'timeout of one indexing call to the memory service'),
   GIT_COMMIT: Type.Optional(Type.String({ description: 'git commit shown by /actuator/info (default: recorded at build time)' })),
-  SHUTDOWN_TIMEOUT_MS: Int(10000, 0, 'upper bound of the graceful shutdown'),
+  SHUTDOWN_TIMEOUT_MS: Int(10000, 0, 'upper bound of the graceful shutdown after the listener closed'),
+  SHUTDOWN_DRAIN_MS: Type.Optional(Type.Integer({ minimum: 0, description: 'on SIGTERM, how long to keep serving with readiness down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)' })),
 });
 
 /** The validated, frozen configuration. */
@@ -74,10 +77,4 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function corsOrigins(config: Pick<Config, 'CORS_ALLOWED_ORIGINS' | 'APP_PROFILES_ACTIVE'>): string[] {
   if (config.CORS_ALLOWED_ORIGINS !== undefined) return csv(config.CORS_ALLOWED_ORIGINS);
   return config.APP_PROFILES_ACTIVE === 'prod' ? [] : ['*'];
-}
-
-/** Parses TRUST_PROXY into what Express accepts. */
-export function trustProxySetting(value: string): boolean | number | string {
-  if (value === 'true' || value === 'false') return value === 'true';
-  return /^\d+$/.test(value) ? Number(value) : value;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openDatabase } from '@care/db';
-import { ConfigError, createLogger, createMetrics, HealthRegistry, startServer } from '@care/service-kit';
-import { createApp } from './app';
+import { ConfigError, createLogger, createMetrics, HealthRegistry, shutdownDrainMs, startServer } from '@care/service-kit';
+import { createApp, createLoginCounters, createManagementApp } from './app';
 import type { StreamRegistry } from './chat/chat-proxy';
 import { createAuditTrail } from './audit/audit.service';
 import { createPasswordHasher } from './auth/password-hasher';
@@ -41,14 +41,23 @@ async function main(): Promise<void> {
   );
   const health = new HealthRegistry();
   const streams: StreamRegistry = {};
-  const app = createApp({ config, logger, db, clock, health, hasher, streams, metrics: createMetrics('platform-auth') });
+  const metrics = createMetrics('platform-auth');
+  const loginCounters = createLoginCounters(config, logger, clock);
+  const deps = { config, logger, db, clock, health, hasher, streams, metrics, loginCounters: loginCounters.store };
+  const app = createApp(deps);
+  const management =
+    config.MANAGEMENT_PORT === undefined
+      ? undefined
+      : await startServer({ app: createManagementApp(deps), port: config.MANAGEMENT_PORT, logger, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
   const running = await startServer({
     app,
     port: config.PORT,
     logger,
     health,
+    drainMs: shutdownDrainMs(config.APP_PROFILES_ACTIVE, config.SHUTDOWN_DRAIN_MS),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    onClose: [() => db.close()],
+    // The management port stays up through the drain (metrics keep being scraped) and closes with the rest.
+    onClose: [() => management?.shutdown('main server closed'), () => loginCounters.close(), () => db.close()],
     handleSignals: true,
   });
   streams.track = running.trackStream;

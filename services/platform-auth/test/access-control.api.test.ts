@@ -32,6 +32,15 @@ describe.each(engines())('access pipeline (%s)', (engine) => {
   const as = (u: TestUser) => ({ Authorization: bearer(u) });
   const kbCount = async (u: TestUser) => (await request(h.app).get('/api/v1/kb/documents').set(as(u))).body.items.length as number;
 
+  it('rejects a valid-signed token that names an unknown critical header parameter (RFC 7515 4.1.11)', async () => {
+    const claims = { sub: platformAdmin.id, email: platformAdmin.email, tenantId: 'platform', roles: ['PLATFORM_ADMIN'] };
+    const crit = signToken(claims, { header: { alg: 'HS256', crit: ['urn:example:must-understand'] } as never });
+    for (const path of ['/api/v1/tenants', '/api/v1/auth/me', '/api/v1/chat/threads']) {
+      expect({ path, status: (await request(h.app).get(path).set('Authorization', `Bearer ${crit}`)).status }).toEqual({ path, status: 401 });
+    }
+    expect((await request(h.app).get('/api/v1/tenants').set('Authorization', `Bearer ${signToken(claims)}`)).status).toBe(200);
+  });
+
   describe('401 versus 403', () => {
     it('answers 401 with WWW-Authenticate: Bearer when an authenticated area is called without a token', async () => {
       for (const path of ['/api/v1/users', '/api/v1/tenants', '/api/v1/config', '/api/v1/nothing-here', '/']) {

@@ -135,4 +135,15 @@ describe('/api/v1/chat forwarding to care-consult', () => {
     await expect(Promise.race([upstreamClosed.then(() => 'closed'), deadline])).resolves.toBe('closed');
     clearTimeout(timer);
   });
+
+  it('answers JSON nested 10,000 deep with a 400 problem before parsing, and forwards nothing', async () => {
+    const before = seen.length;
+    for (const body of ['['.repeat(10_000) + ']'.repeat(10_000), '{"messages":' + '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_001)]) {
+      const res = await request(h.app).post('/api/v1/chat').set('Authorization', bearer(user)).set('Content-Type', 'application/json').send(body);
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('JSON_TOO_DEEP');
+    }
+    expect(seen.length).toBe(before);
+  });
 });

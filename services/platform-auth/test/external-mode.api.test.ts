@@ -1,6 +1,7 @@
 import { createHmac, generateKeyPairSync, createPublicKey, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import jwt from 'jsonwebtoken';
+import { listAuthEvents } from '../src/audit/audit.repository';
 import { ensureTenant } from '../src/tenants/tenants.repository';
 import { buildApp, openTestDb, signToken, type TestApp, type TestDb } from './support/harness';
 import { startOidcProvider, type OidcProvider } from './support/oidc-provider';
@@ -17,6 +18,7 @@ describe('external identity provider mode (real oidc-provider on loopback)', () 
     await t.db.withSystem(async (tx) => {
       await ensureTenant(tx, 'acme', 'Acme', new Date());
       await ensureTenant(tx, 'globex', 'Globex', new Date());
+      await ensureTenant(tx, 'platform', 'Platform', new Date());
     });
     h = external();
   }, 60000);
@@ -108,6 +110,39 @@ describe('external identity provider mode (real oidc-provider on loopback)', () 
     // Budget of 5 per minute, of which the rotation used 1 and the first token 1.
     expect((await idp.jwksHits()) - hitsBefore).toBeLessThanOrEqual(5);
     expect((await me(await idp.token('acme-user'), app.app)).status).toBe(200);
+  });
+
+  it('audits every cross-tenant and system path of an admin whose subject is not a UUID', async () => {
+    const sub = 'auth0|5f7c8ec7c33c6c004bbafe82';
+    const token = await idp.token(sub);
+    const call = (method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: object) => {
+      const r = request(h.app)[method](path).set('Authorization', `Bearer ${token}`);
+      return body ? r.send(body) : r;
+    };
+    expect((await me(token)).body).toMatchObject({ userId: sub, tenantId: 'platform', roles: ['PLATFORM_ADMIN'] });
+    const tenant = `ext-${randomUUID().slice(0, 8)}`;
+    const run = async (status: number, r: request.Test) => {
+      const res = await r;
+      expect({ status: res.status, body: res.status >= 400 ? res.body : undefined }).toMatchObject({ status });
+      return res;
+    };
+    await run(201, call('post', '/api/v1/tenants', { id: tenant, name: 'External' }));
+    await run(200, call('get', '/api/v1/tenants'));
+    await run(200, call('get', `/api/v1/tenants/${tenant}`));
+    await run(200, call('patch', `/api/v1/tenants/${tenant}`, { name: 'External 2' }));
+    await run(200, call('get', `/api/v1/tenants/${tenant}/audit-events`));
+    const user = await run(201, call('post', '/api/v1/users', { email: `u-${tenant}@example.test`, password: 'a-long-password', roles: ['USER'], tenantId: tenant }));
+    await run(200, call('get', `/api/v1/users?tenantId=${tenant}`));
+    await run(200, call('get', `/api/v1/users/${user.body.id}?tenantId=${tenant}`));
+    await run(200, call('patch', `/api/v1/users/${user.body.id}?tenantId=${tenant}`, { roles: ['VIEWER'] }));
+    await run(204, call('delete', `/api/v1/users/${user.body.id}?tenantId=${tenant}`));
+    await run(204, call('delete', `/api/v1/tenants/${tenant}`));
+    const events = (await t.db.withSystem((tx) => listAuthEvents(tx, { limit: 200 }))).filter((e) => e.userId === sub);
+    expect(events.filter((e) => e.type === 'SYSTEM_ACCESS').length).toBeGreaterThanOrEqual(6);
+    expect(events.filter((e) => e.type === 'CROSS_TENANT_ACCESS').length).toBeGreaterThanOrEqual(5);
+    // A tenant admin with another non-UUID subject works inside its own tenant too.
+    const other = await idp.token('waad:00000003-0000-0000-c000-000000000000#x');
+    expect((await request(h.app).get('/api/v1/users').set('Authorization', `Bearer ${other}`)).status).toBe(200);
   });
 
   it('answers 404 for the builtin login, refresh and logout endpoints', async () => {

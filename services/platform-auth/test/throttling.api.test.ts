@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { createLogger } from '@care/service-kit';
+import { createLoginCounters, type LoginCounters } from '../src/app';
 import { listAuthEvents } from '../src/audit/audit.repository';
 import { aUser, seedUser } from './builders/user.builder';
-import { buildApp, openTestDb, type TestApp, type TestDb } from './support/harness';
+import { buildApp, openTestDb, testConfig, type TestApp, type TestDb } from './support/harness';
 
 describe('login throttling (429 + Retry-After)', () => {
   let t: TestDb;
@@ -41,5 +44,39 @@ describe('login throttling (429 + Retry-After)', () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect((await login(u.email, u.password, '203.0.113.10')).status).toBe(200);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+(redisUrl ? describe : describe.skip)('login throttling shared by two app instances through Redis', () => {
+  let t: TestDb;
+  const counters: LoginCounters[] = [];
+  afterAll(async () => {
+    for (const c of counters) await c.close();
+    await t.close();
+  });
+
+  it('locks an email and refuses an IP after the configured failures summed over both replicas, not per replica', async () => {
+    t = await openTestDb();
+    const env = { LOGIN_MAX_ACCOUNT_FAILURES: '4', LOGIN_LOCKOUT_SECONDS: '120', LOGIN_MAX_IP_FAILURES: '6', LOGIN_IP_WINDOW_SECONDS: '60', TRUST_PROXY: 'true', REDIS_URL: redisUrl! };
+    const replicas = [0, 1].map(() => {
+      const c = createLoginCounters(testConfig(env), createLogger({ name: 'test', level: 'silent' }));
+      counters.push(c);
+      return buildApp(t.db, env, { loginCounters: c.store });
+    });
+    const u = await seedUser(t.db, replicas[0]!.hasher, aUser().build());
+    const run = randomUUID().slice(0, 8);
+    const login = (i: number, email: string, password: string, ip: string) =>
+      request(replicas[i % 2]!.app).post('/api/v1/auth/login').set('X-Forwarded-For', ip).send({ email, password });
+    // Four failures, two on each replica: in-process counting would allow four per replica.
+    for (let i = 0; i < 4; i++) expect((await login(i, u.email, 'wrong-password', `10.${i}.0.1`)).status).toBe(401);
+    for (const i of [0, 1]) {
+      const locked = await login(i, u.email, u.password, '10.9.9.9');
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(100);
+    }
+    const ip = `192.0.2.${Math.floor(Math.random() * 250)}-${run}`;
+    for (let i = 0; i < 6; i++) await login(i, `spray${i}-${run}@example.test`, 'guess-guess', ip);
+    for (const i of [0, 1]) expect((await login(i, `fresh-${run}@example.test`, 'whatever-pass', ip)).status).toBe(429);
   });
 });

@@ -141,17 +141,24 @@ describe('the platform across real processes', () => {
     expect(doc.status).toBe(201);
     const recall = await json(`${cluster.memory.url}/api/v1/memory/recall`, {
       method: 'POST',
-      headers: { 'x-tenant-id': tenant },
+      headers: { 'x-tenant-id': tenant, 'x-api-key': cluster.secrets.memoryKey },
       body: JSON.stringify({ query: 'where can patients park', topK: 5 }),
     });
     expect(recall.status).toBe(200);
     expect(recall.body.results.map((r: { text: string }) => r.text).join(' ')).toMatch(/blue garage/);
     const elsewhere = await json(`${cluster.memory.url}/api/v1/memory/recall`, {
       method: 'POST',
-      headers: { 'x-tenant-id': other },
+      headers: { 'x-tenant-id': other, 'x-api-key': cluster.secrets.memoryKey },
       body: JSON.stringify({ query: 'where can patients park', topK: 5 }),
     });
     expect(elsewhere.body.results.map((r: { text: string }) => r.text).join(' ')).not.toMatch(/blue garage/);
+    // Memory is not open: no key is 401 (ADR 0007).
+    const anonymous = await json(`${cluster.memory.url}/api/v1/memory/recall`, {
+      method: 'POST',
+      headers: { 'x-tenant-id': tenant },
+      body: JSON.stringify({ query: 'where can patients park', topK: 5 }),
+    });
+    expect(anonymous.status).toBe(401);
   });
 
   it('relays an OAuth callback to the loopback runtime with a ticket issued for the platform user', async () => {

@@ -58,7 +58,8 @@ const MAX_TOKEN_LENGTH = 8192;
 /**
  * Creates the verifier every service uses for platform access tokens. The algorithm list is pinned per
  * mode before any key is looked up, so `alg: none` (in any casing) and HS256-signed-with-the-public-key
- * are refused; iss, aud, exp and nbf are checked; `sub`, `tenantId` and `roles` must be present.
+ * are refused; a `crit` header is refused (no extension is understood); iss, aud, exp and nbf are checked; `sub`,
+ * `tenantId` and `roles` must be present. `sub` is an opaque string (external providers do not use UUIDs).
  */
 export function createAccessTokenVerifier(cfg: AccessTokenVerifierConfig): AccessTokenVerifier {
   const allowed = pinAlgorithms(cfg);
@@ -71,6 +72,9 @@ export function createAccessTokenVerifier(cfg: AccessTokenVerifierConfig): Acces
       if (!decoded || typeof decoded.header !== 'object') throw new InvalidTokenError('malformed');
       const { alg, kid } = decoded.header;
       if (typeof alg !== 'string' || !allowed.includes(alg)) throw new InvalidTokenError('algorithm not allowed');
+      // RFC 7515 4.1.11: a recipient that does not understand every extension listed in `crit` must reject the
+      // token. This verifier understands none, so any `crit` (even a malformed one) is refused (ADR 0006).
+      if ('crit' in decoded.header) throw new InvalidTokenError('unsupported critical header parameter');
       const key = await keyFor(alg, kid);
       let payload: JwtPayload | string;
       try {

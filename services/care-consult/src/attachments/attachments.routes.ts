@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { AppError, ValidationError } from '@care/service-kit';
+import { AppError, hasControlCharacters, hasLoneSurrogate, ValidationError } from '@care/service-kit';
 import { principalOf, requestIdOf } from '../auth/auth.middleware';
 import type { AppConfig } from '../config';
 import type { AttachmentService, Owner } from './attachments.service';
@@ -26,7 +26,9 @@ function singleFile(config: AppConfig): RequestHandler {
         const detail = err.code === 'LIMIT_UNEXPECTED_FILE' ? `send exactly one file in the "${ATTACHMENT_FIELD}" field` : err.message;
         return next(new ValidationError('The upload is invalid', [{ pointer: `/${ATTACHMENT_FIELD}`, detail }], 'INVALID_UPLOAD'));
       }
-      next(err);
+      // Anything else the parser throws (busboy: "Unexpected end of form", "Malformed part header", a missing
+      // boundary) is about the body the client sent: memory storage touches no disk (ADR 0005).
+      next(new ValidationError('The multipart body is malformed', [{ pointer: '/body', detail: 'is not a well-formed multipart/form-data body' }], 'MALFORMED_MULTIPART'));
     });
 }
 
@@ -43,6 +45,10 @@ export function createAttachmentsRouter(deps: { config: AppConfig; attachments: 
       throw new ValidationError('A multipart/form-data body with one file is required', [
         { pointer: `/${ATTACHMENT_FIELD}`, detail: 'is required' },
       ], 'FILE_REQUIRED');
+    }
+    const name = req.file.originalname;
+    if (hasControlCharacters(name) || /[\r\n\t]/.test(name) || hasLoneSurrogate(name)) {
+      throw new ValidationError('The file name is invalid', [{ pointer: `/${ATTACHMENT_FIELD}/filename`, detail: 'must not contain control characters' }], 'INVALID_FILENAME');
     }
     const created = await deps.attachments.upload(owner(req), { originalName: req.file.originalname, bytes: req.file.buffer });
     res.status(201).location(`/api/attachments/${created.id}`).json(created);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
-import { ForbiddenError, ValidationError } from '@care/service-kit';
+import { ForbiddenError, storableText, ValidationError } from '@care/service-kit';
 import type { Logger } from '@care/service-kit';
 import { insertAuditEvents, listAuditEvents, type AuditEventRow, type NewAuditEventRow } from './audit.repository';
 
@@ -53,8 +53,8 @@ export function sanitizeMeta(meta: AuditMeta | undefined): Record<string, string
   const out: Record<string, string | number | boolean | null> = {};
   for (const [k, v] of Object.entries(meta ?? {})) {
     if (Object.keys(out).length >= MAX_META_KEYS) break;
-    if (FORBIDDEN_META.test(k) || k.length > 64 || v === undefined) continue;
-    if (typeof v === 'string') out[k] = v.slice(0, MAX_META_STRING);
+    if (FORBIDDEN_META.test(k) || k.length > 64 || v === undefined || storableText(k) !== k) continue;
+    if (typeof v === 'string') out[k] = storableText(v).slice(0, MAX_META_STRING);
     else if (typeof v === 'number') out[k] = Number.isFinite(v) ? v : null;
     else if (typeof v === 'boolean' || v === null) out[k] = v;
   }
@@ -80,16 +80,19 @@ export class AuditService {
 
   /** Queues one event; the promise settles (never rejects) once its batch was written or failed. */
   record(input: AuditInput): Promise<void> {
+    // Every field is made storable on its own (ADR 0008): a value an attacker chose (a connection id, a file
+    // name) with a NUL or an unpaired surrogate would otherwise fail the whole batch's statement.
+    const text = (v: string, max: number) => storableText(v).slice(0, max);
     this.queue.push({
       tenantId: input.tenantId,
       id: randomUUID(),
       occurredAt: this.clock(),
-      actorId: input.actorId.slice(0, MAX_FIELD),
-      action: input.action.slice(0, MAX_FIELD),
-      resourceType: input.resourceType.slice(0, MAX_FIELD),
-      resourceId: input.resourceId == null ? null : String(input.resourceId).slice(0, MAX_FIELD),
+      actorId: text(input.actorId, MAX_FIELD),
+      action: text(input.action, MAX_FIELD),
+      resourceType: text(input.resourceType, MAX_FIELD),
+      resourceId: input.resourceId == null ? null : text(String(input.resourceId), MAX_FIELD),
       outcome: input.outcome,
-      requestId: input.requestId?.slice(0, 128) ?? null,
+      requestId: input.requestId == null ? null : text(input.requestId, 128),
       meta: sanitizeMeta(input.meta),
     });
     const done = new Promise<void>((resolve) => this.waiters.push(resolve));
@@ -119,8 +122,22 @@ export class AuditService {
       try {
         await insertAuditEvents(this.database.db, tenantId, rows);
       } catch (err) {
-        this.logger.error({ err: (err as Error).message, events: rows.length, actions: rows.map((r) => r.action) }, 'audit write failed');
+        if (rows.length === 1) {
+          this.logger.error({ err: (err as Error).message, events: 1, actions: [rows[0]!.action] }, 'audit write failed');
+          continue;
+        }
+        // One event the database refuses must not cost the others of its batch (ADR 0008): write them one by one.
+        this.logger.warn({ err: (err as Error).message, events: rows.length }, 'audit batch refused; writing its events one by one');
+        for (const row of rows) await this.writeOne(tenantId, row);
       }
+    }
+  }
+
+  private async writeOne(tenantId: string, row: NewAuditEventRow): Promise<void> {
+    try {
+      await insertAuditEvents(this.database.db, tenantId, [row]);
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message, events: 1, actions: [row.action] }, 'audit write failed');
     }
   }
 

@@ -15,7 +15,7 @@ import { searchCatalogTool } from '../tools/search-catalog.tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { ToolDefinition } from '../tools/tool.types';
 import { chatCatalogFrom } from './catalog-adapter';
-import { createChatRouter } from './chat.routes';
+import { createChatRouter, type ChatStreamRegistry } from './chat.routes';
 import { ChatService } from './chat.service';
 import type { CareConsultMetrics } from '../metrics/care-consult.metrics';
 import type { ChatAudit, RedFlagDetector } from './chat.types';
@@ -35,6 +35,8 @@ export interface ChatFeatureDeps {
   provider?: ChatProvider;
   /** Streams open and refusals by category (ADR 0012). */
   consultMetrics?: CareConsultMetrics;
+  /** Where open chat streams register for shutdown. */
+  streams?: ChatStreamRegistry;
 }
 
 /** The built feature: its router and the parts tests and main may want to reach. */
@@ -81,5 +83,11 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       recentUserMessages: config.CHAT_RECENT_USER_MESSAGES,
     },
   });
-  return { router: createChatRouter({ chat, threads, heartbeatMs: config.CHAT_HEARTBEAT_MS, metrics: deps.consultMetrics }), chat, threads, provider, registry };
+  return {
+    router: createChatRouter({ chat, threads, heartbeatMs: config.CHAT_HEARTBEAT_MS, metrics: deps.consultMetrics, streams: deps.streams }),
+    chat,
+    threads,
+    provider,
+    registry,
+  };
 }

@@ -18,12 +18,19 @@ export const ThreadHistoryQuery = Type.Object(
 
 const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' }) });
 
+/** Late-bound hook to startServer's `trackStream` (the app is built before the server listens). */
+export interface ChatStreamRegistry {
+  track?: (end: () => void) => () => void;
+}
+
 /** Dependencies of the chat router. */
 export interface ChatRouterDeps {
   chat: ChatService;
   threads: ThreadsService;
   heartbeatMs: number;
   metrics?: CareConsultMetrics;
+  /** Shutdown hook: open streams are ended with a final event when the drain window is over (ADR 0007). */
+  streams?: ChatStreamRegistry;
 }
 
 /**
@@ -45,14 +52,29 @@ export function createChatRouter(deps: ChatRouterDeps): Router {
     const metrics = deps.metrics;
     metrics?.streamsOpen.inc();
     res.once('close', () => metrics?.streamsOpen.dec());
-    await deps.chat.run(
-      turn,
-      (e) => {
-        if (e.event === 'refusal') metrics?.refusals.inc({ category: String((e.data as { category?: unknown }).category ?? 'unknown') });
-        sse.send(e.event, e.data);
-      },
-      abort.signal,
-    );
+    // At shutdown (after the drain window) the turn is stopped and the client told why, instead of the connection
+    // being cut: a final `error` then `done` (ADR 0007). The turn is recorded as aborted.
+    let shuttingDown = false;
+    const untrack = deps.streams?.track?.(() => {
+      shuttingDown = true;
+      abort.abort(new Error('server shutting down'));
+    });
+    try {
+      await deps.chat.run(
+        turn,
+        (e) => {
+          if (e.event === 'refusal') metrics?.refusals.inc({ category: String((e.data as { category?: unknown }).category ?? 'unknown') });
+          sse.send(e.event, e.data);
+        },
+        abort.signal,
+      );
+    } finally {
+      untrack?.();
+    }
+    if (shuttingDown) {
+      sse.send('error', { type: 'error', code: 'SERVICE_SHUTTING_DOWN', message: 'The service is restarting; please send the message again' });
+      sse.send('done', '[DONE]');
+    }
     sse.end();
   });
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import {
   InMemoryNonceStore,
   RedisNonceStore,
@@ -8,13 +7,15 @@ import {
   type NonceStore,
   type RelayKeys,
 } from '@care/crypto';
-import { csv, type Logger } from '@care/service-kit';
+import { connectRedis, csv, RedisWindowCounters, type Logger, type WindowCounterStore } from '@care/service-kit';
 import type { AppConfig } from '../config';
 
 /** What the relay needs beyond the app's config: signing keys and the shared set of consumed nonces. */
 export interface RelayDeps {
   keys: RelayKeys;
   nonceStore: NonceStore;
+  /** Callback rate-limit counts; Redis when REDIS_URL is set, so replicas share one limit (ADR 0009). */
+  rateCounters?: WindowCounterStore;
 }
 
 /** Relay dependencies plus the resources they hold, for main's shutdown. */
@@ -77,18 +78,10 @@ export async function createRelayRuntime(
   if (!config.REDIS_URL) {
     return { relay: { keys, nonceStore: new InMemoryNonceStore() }, close: async () => undefined };
   }
-  const client = new Redis(config.REDIS_URL, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-    commandTimeout: 1000,
-    lazyConnect: true,
-  });
-  // ioredis emits connection errors as events; without a listener they would crash the process.
-  client.on('error', (err: Error) => logger?.warn({ err: err.message }, 'relay nonce store: redis error'));
-  client.connect().catch(() => undefined); // reported by the 'error' listener; ioredis keeps reconnecting
-  logger?.info('relay nonce store: redis');
+  const client = connectRedis(config.REDIS_URL, logger ?? { warn: () => undefined }, 'relay nonce store');
+  logger?.info('relay nonce store and rate limit: redis');
   return {
-    relay: { keys, nonceStore: new RedisNonceStore({ client }) },
+    relay: { keys, nonceStore: new RedisNonceStore({ client }), rateCounters: new RedisWindowCounters(client, 'care:care-consult:relay-rate:') },
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },

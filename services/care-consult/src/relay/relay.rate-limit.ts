@@ -1,13 +1,19 @@
+import { InMemoryWindowCounters, type WindowCounterStore } from '@care/service-kit';
+
 /** Options of {@link FixedWindowRateLimiter}. */
 export interface RateLimiterOptions {
   /** Requests allowed per key and window; 0 turns the limiter off. */
   limit: number;
   /** Window length in milliseconds (default one minute). */
   windowMs?: number;
-  /** Most keys tracked at once (default 10 000); memory stays bounded under a spray of source addresses. */
+  /** Where the counts live: in process by default, Redis when `REDIS_URL` is set (shared by replicas, ADR 0009). */
+  store?: WindowCounterStore;
+  /** Most keys the default in-process store tracks at once (default 10 000). */
   maxKeys?: number;
-  /** Current time in milliseconds (default Date.now). */
+  /** Current time in milliseconds of the default in-process store (default Date.now). */
   now?: () => number;
+  /** Let requests through when the store cannot be reached (only where another check fails closed). */
+  failOpen?: boolean;
 }
 
 /** Verdict of one {@link FixedWindowRateLimiter.take}. */
@@ -17,33 +23,27 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-interface Window {
-  start: number;
-  count: number;
-}
-
 /**
- * Per-key fixed-window counter, in process (each replica counts its own traffic). A legitimate browser hits the
- * relay callback once per connection, so the limit only slows down someone guessing at it. When `maxKeys` keys
- * are tracked, the key with the oldest window is dropped: forgetting a key can only let a
- * client through early, never turn a valid callback into a redirect it would not otherwise get.
+ * Per-key fixed-window counter. A legitimate browser hits the relay callback once per connection, so the limit
+ * only slows down someone guessing at it. In process, when `maxKeys` keys are tracked the key with the oldest
+ * window is dropped: forgetting a key can only let a client through early, never turn a valid callback into a
+ * redirect it would not otherwise get. With a Redis store every replica counts the same window.
  */
 export class FixedWindowRateLimiter {
-  private readonly windows = new Map<string, Window>();
   private readonly limit: number;
   private readonly windowMs: number;
-  private readonly maxKeys: number;
-  private readonly now: () => number;
+  private readonly store: WindowCounterStore;
+  private readonly failOpen: boolean;
 
   constructor(options: RateLimiterOptions) {
     this.limit = options.limit;
     this.windowMs = options.windowMs ?? 60_000;
-    this.maxKeys = options.maxKeys ?? 10_000;
-    this.now = options.now ?? Date.now;
+    const maxKeys = options.maxKeys ?? 10_000;
     if (!Number.isSafeInteger(this.limit) || this.limit < 0)
       throw new RangeError('limit must be a non-negative integer');
-    if (!(this.windowMs > 0) || !(this.maxKeys > 0))
-      throw new RangeError('windowMs and maxKeys must be positive');
+    if (!(this.windowMs > 0) || !(maxKeys > 0)) throw new RangeError('windowMs and maxKeys must be positive');
+    this.store = options.store ?? new InMemoryWindowCounters({ now: options.now, maxKeys });
+    this.failOpen = options.failOpen ?? false;
   }
 
   /** Whether the limiter is active at all. */
@@ -52,30 +52,16 @@ export class FixedWindowRateLimiter {
   }
 
   /** Counts one request of `key` and says whether it may proceed. */
-  take(key: string): RateDecision {
+  async take(key: string): Promise<RateDecision> {
     if (!this.enabled) return { allowed: true, retryAfterSeconds: 0 };
-    const now = this.now();
-    let w = this.windows.get(key);
-    if (w === undefined || now - w.start >= this.windowMs) {
-      if (w !== undefined) this.windows.delete(key);
-      else if (this.windows.size >= this.maxKeys) this.dropOldest();
-      w = { start: now, count: 0 };
-      this.windows.set(key, w);
+    let hit;
+    try {
+      hit = await this.store.hit(key, this.windowMs);
+    } catch (err) {
+      if (this.failOpen) return { allowed: true, retryAfterSeconds: 0 };
+      throw err;
     }
-    w.count++;
-    const retryAfterSeconds = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
-    return { allowed: w.count <= this.limit, retryAfterSeconds };
-  }
-
-  /** Number of keys tracked (for tests and metrics). */
-  get size(): number {
-    return this.windows.size;
-  }
-
-  // Map iteration is insertion order and a key is re-inserted whenever its window restarts, so the first key has
-  // the oldest window: dropping it is O(1) and removes expired windows before live ones.
-  private dropOldest(): void {
-    const oldest = this.windows.keys().next();
-    if (!oldest.done) this.windows.delete(oldest.value);
+    const { count, resetMs } = hit;
+    return { allowed: count <= this.limit, retryAfterSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
   }
 }

@@ -62,6 +62,9 @@ export function createRelayRouter(deps: RelayRouterDeps): Router {
   });
   const limiter = new FixedWindowRateLimiter({
     limit: config.RELAY_CALLBACK_RATE_LIMIT,
+    store: relay.rateCounters,
+    // The nonce store shares the Redis and fails closed on its own: no redirect can happen while Redis is away.
+    failOpen: true,
     now: () => deps.clock().getTime(),
   });
 
@@ -82,7 +85,7 @@ export function createRelayRouter(deps: RelayRouterDeps): Router {
       throw new AppError('METHOD_NOT_ALLOWED', 'Use GET for the relay callback', 405, {
         headers: { Allow: 'GET' },
       });
-    const rate = limiter.take(req.ip ?? 'unknown');
+    const rate = await limiter.take(req.ip ?? 'unknown');
     if (!rate.allowed)
       throw new TooManyRequestsError(
         rate.retryAfterSeconds,

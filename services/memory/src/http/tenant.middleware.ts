@@ -1,14 +1,24 @@
 import type { RequestHandler, Response } from 'express';
-import { ValidationError } from '@care/service-kit';
+import { ForbiddenError, ValidationError } from '@care/service-kit';
+import { principalOf } from './caller-auth.middleware';
 
 /** Partition used when a request names none. */
 export const DEFAULT_PARTITION = 'default';
 const PARTITION = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 
-/** Reads the partition from `X-Tenant-Id` (default `default`) into `res.locals.tenantId`; 400 when malformed. */
+/**
+ * Reads the partition into `res.locals.tenantId`: a bearer token's tenant when the caller sent one (an
+ * `X-Tenant-Id` that disagrees is 403, ADR 0007), else `X-Tenant-Id` (default `default`); 400 when malformed.
+ */
 export const tenantMiddleware: RequestHandler = (req, res, next) => {
   const header = req.headers['x-tenant-id'];
-  const value = typeof header === 'string' ? header.trim() : '';
+  const principal = principalOf(res);
+  if (principal) {
+    if (header !== undefined && (typeof header !== 'string' || header.trim() !== principal.tenantId)) {
+      return next(new ForbiddenError('X-Tenant-Id does not match the tenant of the bearer token', 'TENANT_MISMATCH'));
+    }
+  }
+  const value = principal ? principal.tenantId : typeof header === 'string' ? header.trim() : '';
   if (value === '') {
     res.locals.tenantId = DEFAULT_PARTITION;
     return next();

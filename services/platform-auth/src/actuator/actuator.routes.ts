@@ -1,5 +1,5 @@
-import { Router, type Request } from 'express';
-import { AppError, NotFoundError, type HealthRegistry, type Metrics } from '@care/service-kit';
+import { Router, type Request, type RequestHandler } from 'express';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, type HealthRegistry, type Metrics } from '@care/service-kit';
 import type { BuildInfo } from './build-info';
 import { metricNames, metricView } from './metrics-view';
 
@@ -13,20 +13,39 @@ export interface ActuatorDeps {
   config: Readonly<Record<string, unknown>>;
   /** Process environment (names shown, values masked). */
   env: NodeJS.ProcessEnv;
+  /**
+   * Who may read env, metrics and prometheus (ADR 0005): `admin` (a `platform:admin` token; the main port), `open`
+   * (the separate management port, reachable only inside the cluster) or `off` (not served: the main port when a
+   * management port is set). Health and info are always open.
+   */
+  sensitive: 'admin' | 'open' | 'off';
 }
 
 const MASK = '******';
-const ENDPOINTS = ['health', 'health/liveness', 'health/readiness', 'info', 'metrics', 'prometheus', 'env'];
+const OPEN_ENDPOINTS = ['health', 'health/liveness', 'health/readiness', 'info'];
+const SENSITIVE_ENDPOINTS = ['metrics', 'prometheus', 'env'];
+
+/**
+ * Guards the sensitive endpoints on the main port: the access pipeline leaves `/actuator/**` open and only remembers
+ * a bad token (`res.locals.authError`), so the caller is checked here. No token or a bad one: 401; a token without
+ * `platform:admin`: 403.
+ */
+const requirePlatformAdmin: RequestHandler = (req, res, next) => {
+  if (!req.principal) return next(res.locals.authError ?? new UnauthorizedError());
+  if (!req.principal.scopes.includes('platform:admin')) return next(new ForbiddenError('The scope platform:admin is required', 'INSUFFICIENT_SCOPE'));
+  next();
+};
 
 const masked = (names: Iterable<string>) => Object.fromEntries([...names].sort().map((n) => [n, { value: MASK }]));
 
 /**
  * `/actuator` with Spring Boot Actuator semantics: health `{status, components}` (503 unless UP), liveness
- * (process only), readiness (database; OUT_OF_SERVICE while draining), info (build + git), metrics
- * (`{names}` and `/metrics/{name}`), Prometheus text, and env with every value masked.
+ * (process only), readiness (database; OUT_OF_SERVICE while draining), info (build + git), and, as `sensitive`
+ * allows, metrics (`{names}` and `/metrics/{name}`), Prometheus text, and env with every value masked.
  */
 export function createActuatorRouter(d: ActuatorDeps): Router {
   const router = Router();
+  const ENDPOINTS = d.sensitive === 'off' ? OPEN_ENDPOINTS : [...OPEN_ENDPOINTS, ...SENSITIVE_ENDPOINTS];
   const base = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}/actuator`;
   router.get('/', (req, res) => {
     const links: Record<string, { href: string; templated: boolean }> = { self: { href: base(req), templated: false } };
@@ -47,7 +66,10 @@ export function createActuatorRouter(d: ActuatorDeps): Router {
     res.status(status === 'UP' ? 200 : 503).json({ status });
   });
   router.get('/health/:component', async (req, res) => {
-    const component = (await d.health.readiness()).components[req.params.component as string];
+    const { components } = await d.health.readiness();
+    const name = req.params.component as string;
+    // Own keys only: `toString` is a property of every object, not a component (ADR 0005).
+    const component = Object.hasOwn(components, name) ? components[name] : undefined;
     if (!component) throw new NotFoundError('No such health component', 'HEALTH_COMPONENT_NOT_FOUND');
     res.status(component.status === 'UP' ? 200 : 503).json(component);
   });
@@ -59,6 +81,8 @@ export function createActuatorRouter(d: ActuatorDeps): Router {
       git: { branch: b.git.branch, commit: { id: b.git.commit.slice(0, 7), full: b.git.commit, time: b.git.time } },
     });
   });
+  if (d.sensitive === 'off') return router;
+  if (d.sensitive === 'admin') router.use(['/metrics', '/prometheus', '/env'], requirePlatformAdmin);
   router.get('/metrics', async (_req, res) => {
     res.json({ names: await metricNames(d.metrics.registry) });
   });

@@ -25,6 +25,8 @@ export async function metricNames(registry: Registry): Promise<string[]> {
  * COUNT / VALUE, histograms and summaries COUNT and TOTAL (TOTAL_TIME for seconds). Undefined when unknown.
  */
 export async function metricView(registry: Registry, name: string, tags: [string, string][]): Promise<MetricView | undefined> {
+  // Own names only: a name like `__proto__` must be "not found", never the registry's prototype (ADR 0005).
+  if (!registry.getMetricsAsArray().some((m) => m.name === name)) return undefined;
   const metric = registry.getSingleMetric(name);
   if (!metric) return undefined;
   const data = (await metric.get()) as unknown as { help: string; type: string; values: Sample[] };

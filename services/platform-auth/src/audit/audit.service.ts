@@ -1,5 +1,5 @@
 import type { Database, Tx } from '@care/db';
-import type { Logger } from '@care/service-kit';
+import { storableJson, storableText, type Logger } from '@care/service-kit';
 import { insertAuthEvent, type AuthEvent } from './audit.repository';
 
 /** Records audit events in the database and the log; failures to audit are logged, never hidden. */
@@ -8,10 +8,31 @@ export interface AuditTrail {
   record(event: AuthEvent, tx?: Tx): Promise<void>;
 }
 
+const MAX_FIELD = 512;
+const field = (v: string | null | undefined) => (typeof v === 'string' ? storableText(v).slice(0, MAX_FIELD) : (v ?? null));
+
+/**
+ * The event as it can be stored: every text field and every string inside `detail` made storable (no NUL, no
+ * control character, no unpaired surrogate; ADR 0008), so a value an attacker chose (an email, a forwarded
+ * address) can neither fail the insert nor, inside a transaction, roll back the change it audits.
+ */
+export function storableEvent(event: AuthEvent): AuthEvent {
+  return {
+    type: event.type,
+    tenantId: field(event.tenantId),
+    userId: field(event.userId),
+    email: field(event.email),
+    ip: field(event.ip),
+    requestId: field(event.requestId),
+    detail: (storableJson(event.detail ?? {}) ?? {}) as Record<string, unknown>,
+  };
+}
+
 /** Creates the audit trail over the service database. */
 export function createAuditTrail(db: Database, logger: Logger, clock: () => Date): AuditTrail {
   return {
-    async record(event, tx) {
+    async record(raw, tx) {
+      const event = storableEvent(raw);
       const at = clock();
       if (tx) await insertAuthEvent(tx, event, at);
       else await db.withSystem((sys) => insertAuthEvent(sys, event, at));

@@ -81,7 +81,7 @@ export function createAuthService(d: AuthServiceDeps): AuthService {
     async login(rawEmail, password, client) {
       assertPasswordLength(password);
       const email = normaliseEmail(rawEmail);
-      const wait = d.throttle.retryAfter(email, client.ip);
+      const wait = await d.throttle.retryAfter(email, client.ip);
       if (wait > 0) {
         d.metrics.login('throttled');
         await d.audit.record({ type: 'LOGIN_THROTTLED', email, ip: client.ip, requestId: client.requestId });
@@ -91,7 +91,7 @@ export function createAuthService(d: AuthServiceDeps): AuthService {
       const user = await d.db.withTenant(entry?.tenantId ?? NO_TENANT, (tx) => findUser(tx, entry?.tenantId ?? NO_TENANT, entry?.userId ?? NO_USER));
       const ok = await d.hasher.verify(password, user?.passwordHash);
       if (!user || !ok) {
-        d.throttle.recordFailure(email, client.ip);
+        await d.throttle.recordFailure(email, client.ip);
         d.metrics.login('failure');
         await d.audit.record({
           type: 'LOGIN_FAILED',
@@ -104,7 +104,7 @@ export function createAuthService(d: AuthServiceDeps): AuthService {
         });
         throw invalidCredentials();
       }
-      d.throttle.recordSuccess(email);
+      await d.throttle.recordSuccess(email);
       const succeeded: AuthEvent = { type: 'LOGIN_SUCCEEDED', tenantId: user.tenantId, userId: user.id, email, ip: client.ip, requestId: client.requestId };
       const pair = await issue(user, randomUUID(), new Date(d.clock().getTime() + d.refreshTtlSeconds * 1000), succeeded);
       d.metrics.login('success');

@@ -1,79 +1,60 @@
+import { InMemoryWindowCounters, type WindowCounterStore } from '@care/service-kit';
+
 /** Settings of the login throttle (see docs/platform-auth.md, "Lockout policy"). */
 export interface LoginThrottleOptions {
   maxAccountFailures: number;
   lockoutSeconds: number;
   maxIpFailures: number;
   ipWindowSeconds: number;
-  /** Milliseconds clock. */
-  now: () => number;
-  /** Most tracked keys per kind; the oldest are forgotten first. */
+  /** Where the counts live: in process by default, Redis when `REDIS_URL` is set (shared by replicas, ADR 0009). */
+  store?: WindowCounterStore;
+  /** Milliseconds clock of the default in-process store. */
+  now?: () => number;
+  /** Most tracked keys of the default in-process store; the oldest are forgotten first. */
   maxEntries?: number;
 }
 
-interface AccountState {
-  failures: number;
-  firstFailureAt: number;
-  lockedUntil: number;
-}
-
-interface IpState {
-  failures: number;
-  windowStart: number;
-}
-
 /**
- * In-process login throttling. Per account (normalised email, known or not, so a lock reveals nothing):
+ * Login throttling. Per account (normalised email, known or not, so a lock reveals nothing):
  * `maxAccountFailures` failures within `lockoutSeconds` lock the email for `lockoutSeconds`; a success clears
  * the count. Per client IP: `maxIpFailures` failures in a fixed `ipWindowSeconds` window refuse that IP until
- * the window ends. Refused attempts are not evaluated (no password check) and do not extend a lock.
+ * the window ends. Refused attempts are not evaluated (no password check) and do not extend a lock. The counts
+ * live in a {@link WindowCounterStore}, so N replicas sharing Redis allow the attempts of one, not N times as many.
  */
 export class LoginThrottle {
-  private readonly accounts = new Map<string, AccountState>();
-  private readonly ips = new Map<string, IpState>();
-  private readonly max: number;
+  private readonly store: WindowCounterStore;
 
   constructor(private readonly opts: LoginThrottleOptions) {
-    this.max = opts.maxEntries ?? 100_000;
+    this.store =
+      opts.store ?? new InMemoryWindowCounters({ now: opts.now, maxKeys: opts.maxEntries ?? 100_000 });
   }
 
   /** Seconds until another attempt is allowed, or 0 when the attempt may proceed. */
-  retryAfter(email: string, ip: string): number {
-    const now = this.opts.now();
-    const account = this.accounts.get(email);
-    const accountWait = account && account.lockedUntil > now ? account.lockedUntil - now : 0;
-    const ipState = this.ips.get(ip);
-    const windowEnd = ipState ? ipState.windowStart + this.opts.ipWindowSeconds * 1000 : 0;
-    const ipWait = ipState && windowEnd > now && ipState.failures >= this.opts.maxIpFailures ? windowEnd - now : 0;
+  async retryAfter(email: string, ip: string): Promise<number> {
+    const [lock, ipCount] = await Promise.all([
+      this.store.peek(`lock:${email}`),
+      this.store.peek(`ip:${ip}`),
+    ]);
+    const accountWait = lock.count > 0 ? lock.resetMs : 0;
+    const ipWait = ipCount.count >= this.opts.maxIpFailures ? ipCount.resetMs : 0;
     return Math.ceil(Math.max(accountWait, ipWait) / 1000);
   }
 
   /** Counts a failed attempt against the email and the IP. */
-  recordFailure(email: string, ip: string): void {
-    const now = this.opts.now();
+  async recordFailure(email: string, ip: string): Promise<void> {
     const lockMs = this.opts.lockoutSeconds * 1000;
-    let account = this.accounts.get(email);
-    if (!account || now - account.firstFailureAt > lockMs) account = { failures: 0, firstFailureAt: now, lockedUntil: 0 };
-    account.failures++;
-    if (account.failures >= this.opts.maxAccountFailures) {
-      account.lockedUntil = now + lockMs;
-      account.failures = 0;
-      account.firstFailureAt = now;
+    const [account] = await Promise.all([
+      this.store.hit(`fail:${email}`, lockMs),
+      this.store.hit(`ip:${ip}`, this.opts.ipWindowSeconds * 1000),
+    ]);
+    if (account.count >= this.opts.maxAccountFailures) {
+      await this.store.put(`lock:${email}`, 1, lockMs);
+      await this.store.remove(`fail:${email}`);
     }
-    this.put(this.accounts, email, account);
-    let ipState = this.ips.get(ip);
-    if (!ipState || now - ipState.windowStart >= this.opts.ipWindowSeconds * 1000) ipState = { failures: 0, windowStart: now };
-    ipState.failures++;
-    this.put(this.ips, ip, ipState);
   }
 
   /** A successful login clears the email's failures (the IP window keeps counting). */
-  recordSuccess(email: string): void {
-    this.accounts.delete(email);
-  }
-
-  private put<V>(map: Map<string, V>, key: string, value: V): void {
-    map.delete(key);
-    map.set(key, value);
-    if (map.size > this.max) map.delete(map.keys().next().value as string);
+  async recordSuccess(email: string): Promise<void> {
+    await this.store.remove(`fail:${email}`);
   }
 }

@@ -84,7 +84,8 @@ export const authEvents = pgTable(
     occurredAt: ts('occurred_at').notNull().defaultNow(),
     type: text('type').notNull(),
     tenantId: text('tenant_id'),
-    userId: uuid('user_id'),
+    /** The actor's subject: opaque text, since an external identity provider's `sub` is no UUID (ADR 0006). */
+    userId: text('user_id'),
     email: text('email'),
     ip: text('ip'),
     requestId: text('request_id'),

@@ -13,6 +13,9 @@ const CLAIMS = {
   'globex-user': { tenantId: 'globex', roles: ['USER'] },
   'no-tenant': { roles: ['USER'] },
   'no-roles': { tenantId: 'acme' },
+  // Subjects shaped like Auth0's and Azure AD's: opaque strings, not UUIDs (the token's sub is the client id).
+  'auth0|5f7c8ec7c33c6c004bbafe82': { tenantId: 'platform', roles: ['PLATFORM_ADMIN'] },
+  'waad:00000003-0000-0000-c000-000000000000#x': { tenantId: 'acme', roles: ['TENANT_ADMIN'] },
 };
 
 const rsaKey = () => ({ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: `rsa-${randomUUID()}`, alg: 'RS256', use: 'sig' });

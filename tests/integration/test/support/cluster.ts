@@ -20,7 +20,7 @@ export interface Cluster {
   consult: ServiceProcess;
   memory: ServiceProcess;
   admin: { email: string; password: string; tenantId: string };
-  secrets: { jwt: string; relay: string };
+  secrets: { jwt: string; relay: string; memoryKey: string };
   /** SIGTERM to every process; resolves with each exit code. */
   stop(): Promise<Record<string, number | null>>;
 }
@@ -39,7 +39,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function startService(name: string, port: number, env: Record<string, string>): ServiceProcess {
+/** Starts one built service (`services/<name>/dist/main.js`) as a child process on `port`. */
+export function startService(name: string, port: number, env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: path.join(repo, 'services', name),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), LOG_LEVEL: 'info', ...env },
@@ -51,7 +52,8 @@ function startService(name: string, port: number, env: Record<string, string>): 
   return { name, port, url: `http://127.0.0.1:${port}`, child, output };
 }
 
-async function waitFor(svc: ServiceProcess, healthPath: string, timeoutMs = 90000): Promise<void> {
+/** Resolves once `healthPath` answers below 500; rejects when the process exits or the time is up. */
+export async function waitFor(svc: ServiceProcess, healthPath: string, timeoutMs = 90000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (svc.child.exitCode !== null) throw new Error(`${svc.name} exited early:\n${svc.output.join('')}`);
@@ -69,14 +71,16 @@ async function waitFor(svc: ServiceProcess, healthPath: string, timeoutMs = 9000
 /** Starts memory, care-consult and platform-auth wired to each other, each on an ephemeral PGlite. */
 export async function startCluster(extraEnv: Partial<Record<'auth' | 'consult' | 'memory', Record<string, string>>> = {}): Promise<Cluster> {
   const [pa, pc, pm] = await Promise.all([freePort(), freePort(), freePort()]);
-  const secrets = { jwt: randomBytes(48).toString('base64url'), relay: randomBytes(48).toString('base64url') };
+  const secrets = { jwt: randomBytes(48).toString('base64url'), relay: randomBytes(48).toString('base64url'), memoryKey: randomBytes(32).toString('base64url') };
   const admin = { email: 'admin@clinic.test', password: `Adm1n-${randomBytes(9).toString('base64url')}`, tenantId: 'platform' };
   const base = { APP_PROFILES_ACTIVE: 'dev', DATABASE_URI: 'pglite://memory', JWT_SECRET: secrets.jwt };
-  const memory = startService('memory', pm, { ...base, ...extraEnv.memory });
+  // As scripts/start-all.mjs does: memory requires a key, and both callers send it.
+  const memory = startService('memory', pm, { ...base, API_KEY: secrets.memoryKey, ...extraEnv.memory });
   const consult = startService('care-consult', pc, {
     ...base,
     RELAY_SIGNING_KEY: secrets.relay,
     MEMORY_BASE_URL: `http://127.0.0.1:${pm}`,
+    MEMORY_API_KEY: secrets.memoryKey,
     WORKSPACE_WATCH: 'false',
     ATTACHMENTS_DIR: path.join(os.tmpdir(), `care-it-${pc}`),
     ...extraEnv.consult,
@@ -89,6 +93,7 @@ export async function startCluster(extraEnv: Partial<Record<'auth' | 'consult' |
     BOOTSTRAP_TENANT_ID: admin.tenantId,
     CARE_CONSULT_URL: consult.url,
     MEMORY_BASE_URL: memory.url,
+    MEMORY_API_KEY: secrets.memoryKey,
     ...extraEnv.auth,
   });
   const all = [memory, consult, auth];

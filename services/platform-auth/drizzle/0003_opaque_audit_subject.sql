@@ -1,0 +1,1 @@
+ALTER TABLE "auth_events" ALTER COLUMN "user_id" SET DATA TYPE text;
