@@ -2,6 +2,13 @@ import http from 'node:http';
 import { freePort, startService, waitFor, type ServiceProcess } from './support/cluster';
 
 const DRAIN_MS = 2000;
+/**
+ * A request whose connection the server has not yet accepted when the window ends is reset with the listener. On a
+ * loaded machine the client's connect and the server's accept both lag the timestamp taken here, so the guarantee is
+ * checked for requests sent up to this long before the window ends (the server's window starts when it reads the
+ * signal, after the timestamp, so this only absorbs scheduling lag).
+ */
+const ACCEPT_LAG_MS = 250;
 
 /** One GET on a fresh connection: the status, or 0 when the connection failed. */
 function probe(port: number, path: string, headers: Record<string, string> = {}): Promise<number> {
@@ -52,10 +59,10 @@ describe.each(cases)('$name drains on SIGTERM (real child process, steady load)'
     const code = await exited;
     const results = await Promise.all(sent.map(async (s) => ({ at: s.at, status: await s.status })));
     const windowEnd = sigterm + DRAIN_MS;
-    const beforeEnd = results.filter((r) => r.at < windowEnd);
+    const beforeEnd = results.filter((r) => r.at < windowEnd - ACCEPT_LAG_MS);
     const afterSignal = beforeEnd.filter((r) => r.at >= sigterm);
     expect(readyDuringDrain).toBe(503);
-    expect(afterSignal.length).toBeGreaterThan(50);
+    expect(afterSignal.length).toBeGreaterThan(40);
     expect(beforeEnd.filter((r) => r.status !== 200)).toEqual([]);
     // After the window the listener is closed: those requests fail to connect, and the process exits cleanly.
     expect(results.filter((r) => r.at > windowEnd + 300).every((r) => r.status === 0)).toBe(true);
