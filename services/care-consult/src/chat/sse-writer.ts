@@ -26,8 +26,9 @@ export class SseWriter {
   private lastWrite = Date.now();
   private timer?: NodeJS.Timeout;
   private ended = false;
-  private corked = false;
   private wrote = false;
+  private pending: string[] = [];
+  private flushScheduled = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -80,31 +81,43 @@ export class SseWriter {
     this.stopHeartbeat();
     if (this.closed) return;
     this.ended = true;
-    this.res.end();
+    // Frames still waiting for the end of the turn leave with the end of the body, in one write.
+    if (this.pending.length > 0) this.res.end(this.takePending());
+    else this.res.end();
   }
 
   private write(chunk: string): void {
     this.lastWrite = Date.now();
     const first = !this.wrote;
     this.wrote = true;
-    // The first frame leaves with the headers as soon as the current callback returns (nextTick): under load
-    // the rest of a loop turn can take several milliseconds, and time to first event is what a client waits
-    // on. Later frames written in the same turn of the event loop (a burst of tokens, frames sent from promise
-    // callbacks) leave in one socket write instead of one each: uncorking waits for the end of the turn
-    // (setImmediate). ADR 0405.
-    if (!this.corked) {
-      this.corked = true;
-      this.res.cork();
-      const uncork = (): void => {
-        this.corked = false;
-        // end() already uncorked fully; the socket may by now carry the next response on this connection.
-        if (!this.res.writableEnded) this.res.uncork();
-      };
-      if (first) process.nextTick(uncork);
-      else setImmediate(uncork);
+    this.pending.push(chunk);
+    // The first frame leaves with the headers as soon as the current callback returns (nextTick): under load the
+    // rest of a loop turn can take several milliseconds, and time to first event is what a client waits on. Later
+    // frames written in the same turn of the event loop (a burst of tokens, frames sent from promise callbacks)
+    // are joined into one response write, so one chunk and one socket write instead of one each (setImmediate).
+    // The writer buffers itself rather than corking the response: on Node 22, end() on a corked response sends
+    // the final chunk ahead of the corked frames. ADR 0405.
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      if (first) process.nextTick(this.flush);
+      else setImmediate(this.flush);
     }
-    this.res.write(chunk);
   }
+
+  /** Takes the frames waiting for the end of the turn, joined; empty when none wait. */
+  private takePending(): string {
+    const data = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
+    this.pending = [];
+    return data;
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    if (this.pending.length === 0) return;
+    const data = this.takePending();
+    // end() already sent what was pending; the connection may by now carry the next response.
+    if (!this.res.writableEnded && !this.res.destroyed) this.res.write(data);
+  };
 
   private stopHeartbeat(): void {
     if (this.timer) clearInterval(this.timer);

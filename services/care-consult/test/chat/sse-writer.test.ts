@@ -69,9 +69,10 @@ describe('SSE writer', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('token', 'tool_end', 'message'), fc.jsonValue()), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), (events, cuts) => {
         let raw = '';
-        const res = { write: (c: string) => (raw += c), cork: () => undefined, uncork: () => undefined, writeHead: () => undefined, flushHeaders: () => undefined, once: () => undefined, end: () => undefined, destroyed: false, writableEnded: false };
+        const res = { write: (c: string) => (raw += c), cork: () => undefined, uncork: () => undefined, writeHead: () => undefined, flushHeaders: () => undefined, once: () => undefined, end: (c?: string) => (raw += c ?? ''), destroyed: false, writableEnded: false };
         const w = new SseWriter(res as unknown as http.ServerResponse, { heartbeatMs: 0 });
         for (const [event, data] of events) w.send(event, { data });
+        w.end();
         const seen: Array<{ event: string; data: string }> = [];
         const parser = createParser((f) => seen.push(f));
         const points = [...new Set(cuts.map((c) => c % (raw.length + 1)))].sort((a, b) => a - b);
@@ -88,13 +89,15 @@ describe('SSE writer', () => {
   });
 
   it('sends the headers with the first frame as soon as the handler returns, and later frames of one loop turn together', async () => {
-    const writes: number[] = [];
+    // What each socket write carried, as text.
+    const writes: string[] = [];
+    const text = (c: unknown): string => (typeof c === 'string' ? c : Buffer.from(c as Uint8Array).toString('utf8'));
     const server = http.createServer((_req, res) => {
       const socket = res.socket as unknown as { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
       const write = socket._write.bind(socket);
       const writev = socket._writev.bind(socket);
-      socket._write = (...a) => (writes.push(1), write(...a));
-      socket._writev = (chunks, ...rest) => (writes.push((chunks as unknown[]).length), writev(chunks, ...rest));
+      socket._write = (chunk, ...rest) => (writes.push(text(chunk)), write(chunk, ...rest));
+      socket._writev = (chunks, ...rest) => (writes.push((chunks as Array<{ chunk: unknown }>).map((c) => text(c.chunk)).join('')), writev(chunks, ...rest));
       const w = new SseWriter(res, { heartbeatMs: 0 });
       w.open();
       w.send('message', { type: 'message' });
@@ -116,10 +119,12 @@ describe('SSE writer', () => {
       });
       expect(parseSse(body).map((f) => f.event)).toEqual(['message', 'tool_start', 'tool_end', 'done']);
       // Headers + the first frame in the first socket write (before promise callbacks run); the two frames
-      // sent from promise callbacks in the second (chunked encoding: size line, data, CRLF per frame); the
-      // later frame and the end of the body in the third.
+      // sent from promise callbacks in the second; the later frame and the end of the body in the third.
       expect(writes).toHaveLength(3);
-      expect(writes[1]).toBeGreaterThanOrEqual(6);
+      expect(writes[0]).toMatch(/^HTTP\/1\.1 200[\s\S]*event: message\n/);
+      expect(writes[0]).not.toContain('tool_start');
+      expect(writes[1]).toMatch(/event: tool_start\n[\s\S]*event: tool_end\n/);
+      expect(writes[2]).toMatch(/event: done\n[\s\S]*\r\n0\r\n\r\n$/);
     } finally {
       server.close();
     }
