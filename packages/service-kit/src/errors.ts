@@ -137,6 +137,8 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, next) => {
   const appErr = toAppError(err);
   const log = (req as { log?: { error: (o: unknown, m: string) => void; warn: (o: unknown, m: string) => void } }).log;
   if (appErr.status >= 500) log?.error({ err: appErr.cause ?? appErr, code: appErr.code }, 'request failed');
+  // A problem describes this request only (it may name the caller's input or state): no cache keeps it.
+  res.setHeader('Cache-Control', 'no-store');
   for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
   res
     .status(appErr.status)

@@ -117,6 +117,22 @@ describe('createServiceApp', () => {
     expect(res.body.code).toBe('ROUTE_NOT_FOUND');
   });
 
+  it('marks every problem response no-store, from the front door to the last handler', async () => {
+    const { app } = buildApp();
+    const answers = await Promise.all([
+      request(app).get('/nope'),
+      request(app).get('/boom'),
+      request(app).get('/things?limit=99'),
+      request(app).get('/%E0%A4%A'),
+      request(app).post('/things').set('content-type', 'application/json').send('{"name":'),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('keeps a well-formed incoming request id and replaces a hostile one', async () => {
     const { app } = buildApp();
     expect((await request(app).get('/nope').set('X-Request-Id', 'abc-123')).headers['x-request-id']).toBe('abc-123');
