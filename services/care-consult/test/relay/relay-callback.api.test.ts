@@ -1,7 +1,4 @@
 import request from 'supertest';
-import type { Database } from '@care/db';
-import { openCareConsultDatabase } from '../../src/db/database';
-import type { TestContext } from '../support/test-app';
 import {
   RELAY_USER_TOKEN,
   T0,
@@ -10,39 +7,19 @@ import {
   expectRejected,
   expectRelayHeaders,
 } from './support/relay-api';
+import { useRelayApp } from './support/relay-app';
 import {
   CALLBACK,
   FOREIGN_RELAY_KEY,
   PREVIOUS_RELAY_KEY,
   aPayload,
   callbackQuery,
-  relayTestContext,
   signTicket,
 } from './support/relay-fixtures';
 
 describe('GET /api/relay/callback', () => {
-  let database: Database;
-  let ctx: TestContext;
-  let nowMs = T0;
-
-  const issue = (body: Record<string, unknown>) =>
-    request(ctx.app).post('/api/relay/tickets').set('Authorization', `Bearer ${RELAY_USER_TOKEN}`).send(body);
-  const callback = (query: string) => request(ctx.app).get(`${CALLBACK}?${query}`);
-
-  beforeAll(async () => {
-    database = await openCareConsultDatabase({ uri: 'pglite://memory' });
-    ctx = await relayTestContext({ database, overrides: { clock: () => new Date(nowMs) } });
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await database.close();
-  });
-  beforeEach(() => {
-    nowMs = T0;
-  });
-
-  const issued = async (over: Record<string, unknown> = {}): Promise<string> =>
-    (await issue(aTicketRequest(over)).expect(201)).body.ticket as string;
+  const relay = useRelayApp();
+  const { issued, callback } = relay;
 
   it('redirects 302 to the ticket callback with exactly code and state, without a body', async () => {
     const ticket = await issued();
@@ -73,11 +50,7 @@ describe('GET /api/relay/callback', () => {
     expect((await callback(loopbackIss).expect(302)).headers.location).toMatch(
       /&iss=http%3A%2F%2F127\.0\.0\.1%3A9000$/,
     );
-    const prod = await relayTestContext({
-      database,
-      env: { APP_PROFILES_ACTIVE: 'prod' },
-      overrides: { clock: () => new Date(nowMs) },
-    });
+    const prod = await relay.variant({ APP_PROFILES_ACTIVE: 'prod' });
     try {
       const ticket = (
         await request(prod.app)
@@ -108,7 +81,7 @@ describe('GET /api/relay/callback', () => {
 
   it('rejects an expired ticket', async () => {
     const ticket = await issued({ ttl_seconds: 1 });
-    nowMs = T0 + 2_000;
+    relay.now = T0 + 2_000;
     expectRejected(await callback(callbackQuery('c1', ticket)), 400, 'RELAY_EXPIRED');
   });
 
@@ -209,7 +182,7 @@ describe('GET /api/relay/callback', () => {
 
   it('refuses HEAD with 405 and leaves the ticket usable for the GET', async () => {
     const ticket = await issued();
-    const head = await request(ctx.app)
+    const head = await request(relay.ctx.app)
       .head(`${CALLBACK}?${callbackQuery('c1', ticket)}`)
       .expect(405);
     expect(head.headers.location).toBeUndefined();
@@ -218,11 +191,7 @@ describe('GET /api/relay/callback', () => {
   });
 
   it('answers 429 with Retry-After once a client exceeds the callback rate limit', async () => {
-    const limited = await relayTestContext({
-      database,
-      env: { RELAY_CALLBACK_RATE_LIMIT: '3' },
-      overrides: { clock: () => new Date(nowMs) },
-    });
+    const limited = await relay.variant({ RELAY_CALLBACK_RATE_LIMIT: '3' });
     try {
       for (let i = 0; i < 3; i++)
         expectRejected(await request(limited.app).get(`${CALLBACK}?code=c`), 400, 'RELAY_MISSING_PARAMETER');
@@ -238,7 +207,7 @@ describe('GET /api/relay/callback', () => {
     const ticket = await issued({ connection_id: 'conn-audit' });
     await callback(callbackQuery('secret-code-audit', ticket)).expect(302);
     await callback(callbackQuery('secret-code-audit', ticket)).expect(400);
-    const page = await ctx.deps.audit.list(
+    const page = await relay.ctx.deps.audit.list(
       { tenantId: 'platform', userId: 'x', admin: true },
       { resourceId: 'conn-audit' },
     );
@@ -254,7 +223,7 @@ describe('GET /api/relay/callback', () => {
       },
       { action: 'relay.callback.resolve', actorId: 'user-42', outcome: 'success', meta: {} },
     ]);
-    const issuance = await ctx.deps.audit.list(
+    const issuance = await relay.ctx.deps.audit.list(
       { tenantId: 'tenant-r', userId: 'user-42', admin: false },
       { resourceId: 'conn-audit' },
     );

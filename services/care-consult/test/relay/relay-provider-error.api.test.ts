@@ -1,53 +1,14 @@
-import request from 'supertest';
-import type { Database } from '@care/db';
-import { openCareConsultDatabase } from '../../src/db/database';
-import type { TestContext } from '../support/test-app';
-import {
-  RELAY_USER_TOKEN,
-  T0,
-  T0_SEC,
-  aTicketRequest,
-  expectRejected,
-  expectRelayHeaders,
-} from './support/relay-api';
-import {
-  CALLBACK,
-  FOREIGN_RELAY_KEY,
-  aPayload,
-  callbackQuery,
-  relayTestContext,
-  signTicket,
-} from './support/relay-fixtures';
+import { T0, T0_SEC, expectRejected, expectRelayHeaders } from './support/relay-api';
+import { useRelayApp } from './support/relay-app';
+import { FOREIGN_RELAY_KEY, aPayload, callbackQuery, signTicket } from './support/relay-fixtures';
 
 // RFC 6749 section 4.1.2.1: the provider answers the redirect URI with error, error_description and state.
 describe('GET /api/relay/callback with a provider error response', () => {
-  let database: Database;
-  let ctx: TestContext;
-  let nowMs = T0;
+  const relay = useRelayApp();
+  const { issued, callback } = relay;
 
-  const callback = (query: string) => request(ctx.app).get(`${CALLBACK}?${query}`);
-  const issued = async (over: Record<string, unknown> = {}): Promise<string> =>
-    (
-      await request(ctx.app)
-        .post('/api/relay/tickets')
-        .set('Authorization', `Bearer ${RELAY_USER_TOKEN}`)
-        .send(aTicketRequest(over))
-        .expect(201)
-    ).body.ticket as string;
   const denied = (ticket: string, extra = '') =>
     `error=access_denied&error_description=End-User+aborted+interaction&state=${ticket}${extra}`;
-
-  beforeAll(async () => {
-    database = await openCareConsultDatabase({ uri: 'pglite://memory' });
-    ctx = await relayTestContext({ database, overrides: { clock: () => new Date(nowMs) } });
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await database.close();
-  });
-  beforeEach(() => {
-    nowMs = T0;
-  });
 
   it('redirects 302 to the app with error, error_description, state and iss, and nothing else', async () => {
     const ticket = await issued();
@@ -103,7 +64,7 @@ describe('GET /api/relay/callback with a provider error response', () => {
     ],
   ])('answers 400 without a redirect when the ticket is %s', async (_name, ticket, advanceMs, code) => {
     const t = await ticket();
-    nowMs = T0 + advanceMs;
+    relay.now = T0 + advanceMs;
     expectRejected(await callback(denied(t)), 400, code);
   });
 
@@ -117,7 +78,7 @@ describe('GET /api/relay/callback with a provider error response', () => {
     const ticket = await issued({ connection_id: 'conn-denied' });
     await callback(denied(ticket)).expect(302);
     await callback(callbackQuery('c1', ticket)).expect(400);
-    const page = await ctx.deps.audit.list(
+    const page = await relay.ctx.deps.audit.list(
       { tenantId: 'platform', userId: 'x', admin: true },
       { resourceId: 'conn-denied' },
     );

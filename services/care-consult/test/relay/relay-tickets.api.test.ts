@@ -1,36 +1,10 @@
 import request from 'supertest';
-import type { Database } from '@care/db';
-import { openCareConsultDatabase } from '../../src/db/database';
-import type { TestContext } from '../support/test-app';
-import {
-  RELAY_USER_TOKEN,
-  T0,
-  T0_SEC,
-  aTicketRequest,
-  expectRejected,
-  expectRelayHeaders,
-} from './support/relay-api';
-import { relayTestContext } from './support/relay-fixtures';
+import { T0, T0_SEC, aTicketRequest, expectRejected, expectRelayHeaders } from './support/relay-api';
+import { useRelayApp } from './support/relay-app';
 
 describe('POST /api/relay/tickets', () => {
-  let database: Database;
-  let ctx: TestContext;
-  let nowMs = T0;
-
-  const issue = (body: Record<string, unknown>) =>
-    request(ctx.app).post('/api/relay/tickets').set('Authorization', `Bearer ${RELAY_USER_TOKEN}`).send(body);
-
-  beforeAll(async () => {
-    database = await openCareConsultDatabase({ uri: 'pglite://memory' });
-    ctx = await relayTestContext({ database, overrides: { clock: () => new Date(nowMs) } });
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await database.close();
-  });
-  beforeEach(() => {
-    nowMs = T0;
-  });
+  const relay = useRelayApp();
+  const { issue } = relay;
 
   it('issues a ticket for the token subject that expires ttl_seconds from now', async () => {
     const res = await issue(aTicketRequest({ ttl_seconds: 90 })).expect(201);
@@ -49,7 +23,7 @@ describe('POST /api/relay/tickets', () => {
   });
 
   it('answers 401 with the relay headers when no bearer token is sent', async () => {
-    const res = await request(ctx.app).post('/api/relay/tickets').send(aTicketRequest()).expect(401);
+    const res = await request(relay.ctx.app).post('/api/relay/tickets').send(aTicketRequest()).expect(401);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     expectRelayHeaders(res);
   });
