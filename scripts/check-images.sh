@@ -8,6 +8,7 @@
 # Needs root, buildah, podman, runc and debootstrap (.ci/run installs them with apt). Environment:
 #   IMAGES_KEEP=1       keep the built images and the containers' logs (default: remove the containers)
 #   IMAGES_ONLY="memory care-consult"   a subset of services
+#   IMAGES_REUSE=1      run the images built by an earlier run (same commit) instead of building them again
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/node-runtime.sh
@@ -76,6 +77,10 @@ declare -A PORT=([memory]=7070 [care-consult]=8000 [platform-auth]=8080)
 declare -A HEALTH=([memory]=/api/v1/system/health [care-consult]=/api/health [platform-auth]=/actuator/health/liveness)
 for svc in "${SERVICES[@]}"; do
   version=$(node -p "require('./services/$svc/package.json').version")
+  if [ "${IMAGES_REUSE:-0}" = 1 ] && buildah "${STORAGE[@]}" inspect --type image "localhost/care/$svc:$COMMIT" >/dev/null 2>&1; then
+    log "reusing care/$svc:$COMMIT"
+    continue
+  fi
   log "building care/$svc:$version ($COMMIT)"
   start=$(date +%s)
   buildah "${STORAGE[@]}" bud --isolation chroot --format docker --pull-never --layers=false --quiet \
@@ -109,9 +114,12 @@ for svc in "${SERVICES[@]}"; do
   name="care-check-$svc-$$"
   log "running care/$svc:$version read-only as uid 1000 on 127.0.0.1:$port"
   # shellcheck disable=SC2086 # ENVS entries are word lists on purpose
-  podman "${STORAGE[@]}" run -d --name "$name" --runtime runc --ulimit host --network host \
+  # /data is owned by the container's user (U), as a chart's fsGroup does for its volume; podman 4.3 ignores a
+  # tmpfs mode= here. Explicit limits: this sandbox has no CAP_SYS_RESOURCE, and podman's defaults (or --ulimit host, through conmon)
+  # ask runc to raise RLIMIT_NOFILE/NPROC, which fails with "error setting rlimit type 7: operation not permitted".
+  podman "${STORAGE[@]}" run -d --name "$name" --runtime runc --ulimit nofile=4096:4096 --ulimit nproc=4096:4096 --network host \
     --read-only --user 1000:1000 --cap-drop ALL --security-opt no-new-privileges \
-    --tmpfs /tmp:rw,size=64m --tmpfs /data:rw,size=512m,mode=1777 \
+    --tmpfs /tmp:rw,size=64m --tmpfs /data:rw,size=512m,U \
     -e PORT="$port" -e LOG_LEVEL=warn ${ENVS[$svc]} "localhost/care/$svc:$version" >/dev/null
   containers+=("$name")
   start=$(date +%s)
