@@ -61,7 +61,8 @@ export function createConsoleRouter(settings: ConsoleSettings): Router {
   router.get('/console/vendor/:file', (req, res, next) => {
     const file = CONSOLE_VENDOR_FILES[String(req.params.file)];
     if (!file || !Object.hasOwn(CONSOLE_VENDOR_FILES, String(req.params.file))) return next();
-    res.type('application/javascript').sendFile(file);
+    // pnpm keeps packages under node_modules/.pnpm: a dot segment that send() refuses unless told (the path is ours).
+    res.type('application/javascript').sendFile(file, { dotfiles: 'allow' });
   });
   // Browsers ask for /favicon.ico on their own; the console's icon is an SVG.
   router.get('/favicon.ico', (_req, res) => {
