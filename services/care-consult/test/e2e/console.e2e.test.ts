@@ -358,6 +358,13 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     expect((await visibleText(page)).split(advice).length - 1).toBe(1);
     await ask(page, 'Thank you, the ambulance is here. How do I lower salt in meals?');
     expect(await page.locator('.turn.assistant').count()).toBe(2);
+    // Reopened after a reload, the refused turn is a folded note, not a new alarm.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('.turn.assistant').length === 2);
+    expect(await page.isVisible('#emergency')).toBe(false);
+    expect(await page.textContent('.turn.refused .body summary')).toBe('Emergency advice: Possible stroke');
+    expect((await visibleText(page)).split(advice).length - 1).toBe(0);
+    expect(await page.isDisabled('#message')).toBe(false);
   }, 60_000);
 
   it("lists the user's conversations newest first, keeps the current one across a reload, and reopens any with its history", async () => {
