@@ -35,6 +35,7 @@ import type { FetchFn } from './models/http-probe';
 import { createChatFeature } from './chat/chat.module';
 import type { ChatProvider } from './providers/provider.types';
 import { createConsoleRouter } from './console/console.routes';
+import { createThreadsRouter } from './threads/threads.routes';
 import { detectRedFlag } from './safety';
 
 /** Everything the routers need; built once in main (or per test file) and passed down. No singletons. */
@@ -137,7 +138,9 @@ export function createApp(deps: AppDeps): Express {
   api.use(createModelsRouter(deps));
   api.use(createAuditRouter(deps));
   api.use(createAttachmentsRouter(deps));
-  api.use(createChatFeature({ ...deps, detectRedFlag, provider: deps.chatProvider, consultMetrics }).router);
+  const chat = createChatFeature({ ...deps, detectRedFlag, provider: deps.chatProvider, consultMetrics });
+  api.use(createThreadsRouter({ threads: chat.threads }));
+  api.use(chat.router);
   app.use('/api', api);
   app.use(createConsoleRouter(deps.config)); // static page, no token: it signs in and calls /api itself
   return finalizeApp(app);

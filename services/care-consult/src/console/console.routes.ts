@@ -4,6 +4,20 @@ import express, { Router } from 'express';
 /** Folder of the console's static files; the same path from `src/console` and `dist/console`. */
 export const CONSOLE_PUBLIC_DIR = path.resolve(__dirname, '..', '..', 'public', 'console');
 
+function packageDir(name: string): string {
+  return path.dirname(require.resolve(`${name}/package.json`));
+}
+
+/**
+ * Browser builds of the console's libraries, served from the installed packages (no CDN, no copy to keep in
+ * step): marked turns the model's markdown into HTML, DOMPurify sanitises that HTML before it reaches the page.
+ * dompurify exports no `package.json`, so its file is found through its main entry.
+ */
+export const CONSOLE_VENDOR_FILES: Readonly<Record<string, string>> = {
+  'marked.umd.js': path.join(packageDir('marked'), 'lib', 'marked.umd.js'),
+  'purify.min.js': path.join(path.dirname(require.resolve('dompurify')), 'purify.min.js'),
+};
+
 /** The config the console router reads (the service config fits). */
 export interface ConsoleSettings {
   CONSOLE_AUTH_URL?: string;
@@ -43,6 +57,17 @@ export function createConsoleRouter(settings: ConsoleSettings): Router {
   });
   router.get('/console/config.json', (_req, res) => {
     res.json({ authUrl: settings.CONSOLE_AUTH_URL ?? null, apiBase: '/api' });
+  });
+  router.get('/console/vendor/:file', (req, res, next) => {
+    const file = CONSOLE_VENDOR_FILES[String(req.params.file)];
+    if (!file || !Object.hasOwn(CONSOLE_VENDOR_FILES, String(req.params.file))) return next();
+    // pnpm keeps packages under node_modules/.pnpm: a dot segment that send() refuses unless told (the path is ours).
+    res.type('application/javascript').sendFile(file, { dotfiles: 'allow' });
+  });
+  // Browsers ask for /favicon.ico on their own; the console's icon is an SVG.
+  router.get('/favicon.ico', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('image/svg+xml').sendFile(path.join(CONSOLE_PUBLIC_DIR, 'favicon.svg'));
   });
   router.use('/console', express.static(CONSOLE_PUBLIC_DIR, { index: 'index.html', redirect: true, fallthrough: true }));
   return router;

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@care/db';
 import { chatCheckpoints, chatThreads } from './threads.schema';
 
@@ -77,4 +77,35 @@ export async function listCheckpoints(
     .where(and(...where))
     .orderBy(desc(chatCheckpoints.seq))
     .limit(input.limit);
+}
+
+/** A thread of the list with the messages of its first turn (for a title). */
+export type ThreadListRow = ThreadRow & { firstMessages: Array<{ role: string; content: string }> | null };
+
+/**
+ * The owner's threads in the tenant that have at least one finished turn, most recently active first (ties by id), after `after` when given. Uses
+ * the `(tenant_id, owner_id, updated_at desc)` index; the first turn's messages come from checkpoint seq 1.
+ */
+export async function listThreads(
+  tx: Tx,
+  input: { tenantId: string; ownerId: string; limit: number; after?: { updatedAt: Date; threadId: string } },
+): Promise<ThreadListRow[]> {
+  const where = [eq(chatThreads.tenantId, input.tenantId), eq(chatThreads.ownerId, input.ownerId), gt(chatThreads.turns, 0)];
+  if (input.after) {
+    const at = input.after.updatedAt.toISOString();
+    where.push(
+      sql`(${chatThreads.updatedAt} < ${at}::timestamptz or (${chatThreads.updatedAt} = ${at}::timestamptz and ${chatThreads.threadId} < ${input.after.threadId}))`,
+    );
+  }
+  // Correlated by explicit table-qualified names: drizzle renders a column inside a select list unqualified,
+  // which inside the subquery would bind to the checkpoint's own column.
+  const firstMessages = sql<Array<{ role: string; content: string }> | null>`(select c.messages from chat_checkpoints c
+    where c.tenant_id = "chat_threads"."tenant_id" and c.thread_id = "chat_threads"."thread_id" and c.seq = 1 limit 1)`;
+  const rows = await tx
+    .select({ thread: chatThreads, firstMessages })
+    .from(chatThreads)
+    .where(and(...where))
+    .orderBy(desc(chatThreads.updatedAt), desc(chatThreads.threadId))
+    .limit(input.limit);
+  return rows.map((r) => ({ ...r.thread, firstMessages: r.firstMessages }));
 }

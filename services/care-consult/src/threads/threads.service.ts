@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TenantRequiredError, type Database } from '@care/db';
 import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
-import { acquireTurn, completeTurn, findThread, listCheckpoints, releaseTurn, type CheckpointRow } from './threads.repository';
+import { acquireTurn, completeTurn, findThread, listCheckpoints, listThreads, releaseTurn, type CheckpointRow } from './threads.repository';
 
 /** Whose thread: tenant (RLS) and user (owner). */
 export interface ThreadScope {
@@ -68,6 +68,51 @@ export interface ThreadHistory {
   updated_at: string;
   checkpoints: CheckpointView[];
   next_cursor: string | null;
+}
+
+/** A thread as `GET /api/chat/threads` lists it. */
+export interface ThreadSummary {
+  thread_id: string;
+  /** The first user message of the thread, cut to {@link TITLE_MAX} characters; null when it has none. */
+  title: string | null;
+  agent_id: string | null;
+  turns: number;
+  busy: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One page of the caller's threads, most recently active first. */
+export interface ThreadList {
+  threads: ThreadSummary[];
+  next_cursor: string | null;
+}
+
+/** Longest title in the thread list. */
+export const TITLE_MAX = 80;
+
+function titleOf(messages: Array<{ role: string; content: string }> | null): string | null {
+  const first = messages?.find((m) => m.role === 'user' && typeof m.content === 'string' && m.content.trim());
+  if (!first) return null;
+  const text = first.content.replace(/\s+/g, ' ').trim();
+  return text.length > TITLE_MAX ? `${text.slice(0, TITLE_MAX - 1).trimEnd()}\u2026` : text;
+}
+
+// The list cursor: base64url of `<updated_at ISO>|<thread_id>` of the last thread of the previous page.
+function encodeListCursor(updatedAt: Date, threadId: string): string {
+  return Buffer.from(`${updatedAt.toISOString()}|${threadId}`, 'utf8').toString('base64url');
+}
+
+function decodeListCursor(cursor: string): { updatedAt: Date; threadId: string } {
+  const invalid = () => new ValidationError('Invalid cursor', [{ pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' }]);
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const bar = text.indexOf('|');
+  const at = text.slice(0, bar);
+  const updatedAt = new Date(at);
+  const threadId = text.slice(bar + 1);
+  if (bar < 0 || Number.isNaN(updatedAt.getTime()) || updatedAt.toISOString() !== at || !threadId) throw invalid();
+  return { updatedAt, threadId };
 }
 
 function view(row: CheckpointRow): CheckpointView {
@@ -164,6 +209,31 @@ export class ThreadsService {
     await this.database.withTenant(scope.tenantId, (tx) =>
       releaseTurn(tx, { tenantId: scope.tenantId, threadId: lease.threadId, turnId: lease.turnId }),
     );
+  }
+
+  /** A page of the caller's own threads (tenant and user), most recently active first; `cursor` continues. */
+  async list(scope: ThreadScope, page: { limit: number; cursor?: string }): Promise<ThreadList> {
+    const after = page.cursor === undefined ? undefined : decodeListCursor(page.cursor);
+    if (!scope.tenantId.trim()) throw new TenantRequiredError();
+    return this.database.withTenant(scope.tenantId, async (tx) => {
+      const rows = await listThreads(tx, { tenantId: scope.tenantId, ownerId: scope.userId, limit: page.limit + 1, after });
+      const more = rows.length > page.limit;
+      const items = rows.slice(0, page.limit);
+      const now = this.clock();
+      const last = items[items.length - 1];
+      return {
+        threads: items.map((t) => ({
+          thread_id: t.threadId,
+          title: titleOf(t.firstMessages),
+          agent_id: t.agentId,
+          turns: t.turns,
+          busy: !!t.busyTurn && !!t.busyUntil && t.busyUntil > now,
+          created_at: t.createdAt.toISOString(),
+          updated_at: t.updatedAt.toISOString(),
+        })),
+        next_cursor: more && last ? encodeListCursor(last.updatedAt, last.threadId) : null,
+      };
+    });
   }
 
   /** A page of the caller's thread, newest checkpoint first; `cursor` continues from a previous page. */
