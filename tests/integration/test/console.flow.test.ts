@@ -22,6 +22,7 @@ const STORE_KEY = 'care-console-session';
   let page: Page;
   const pageErrors: string[] = [];
   const authCalls: Array<{ path: string; status: number }> = [];
+  const chatCalls: Array<{ status: number; type: string; bearer: string }> = [];
 
   beforeAll(async () => {
     if (!CHROMIUM) throw new Error('CI=true but no chromium at CHROMIUM_PATH or /usr/bin/chromium');
@@ -45,6 +46,10 @@ const STORE_KEY = 'care-console-session';
       const url = new URL(res.url());
       if (url.origin === cluster.auth.url && url.pathname.startsWith('/api/v1/auth/') && res.request().method() === 'POST') {
         authCalls.push({ path: url.pathname, status: res.status() });
+      }
+      if (url.origin === cluster.consult.url && url.pathname === '/api/chat' && res.request().method() === 'POST') {
+        const bearer = (res.request().headers().authorization ?? '').replace(/^Bearer /, '');
+        chatCalls.push({ status: res.status(), type: res.headers()['content-type'] ?? '', bearer });
       }
     });
   }, 120_000);
@@ -88,6 +93,8 @@ const STORE_KEY = 'care-console-session';
     expect(firstClaims.exp - firstClaims.iat).toBe(TTL_SECONDS);
 
     expect((await ask('How can I build a calmer bedtime routine?')).trim().length).toBeGreaterThan(0);
+    // The answer came from care-consult as an event stream, with the token platform-auth issued.
+    expect(chatCalls).toEqual([{ status: 200, type: expect.stringMatching(/^text\/event-stream/), bearer: first.token }]);
 
     // Past the first access token's expiry: care-consult itself refuses that token now...
     const waitMs = firstClaims.exp * 1000 - Date.now() + 1500;
@@ -104,6 +111,7 @@ const STORE_KEY = 'care-console-session';
 
     // A second message succeeds without signing in again.
     expect((await ask('And what should I avoid in the evening?')).trim().length).toBeGreaterThan(0);
+    expect(chatCalls.slice(1)).toEqual([{ status: 200, type: expect.stringMatching(/^text\/event-stream/), bearer: renewed.token }]);
     expect(await page.isVisible('#sign-in')).toBe(false);
     expect(await page.locator('.turn.assistant.error, .turn.error').count()).toBe(0);
 
