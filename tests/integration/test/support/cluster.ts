@@ -68,9 +68,18 @@ export async function waitFor(svc: ServiceProcess, healthPath: string, timeoutMs
   throw new Error(`${svc.name} did not become healthy:\n${svc.output.join('')}`);
 }
 
-/** Starts memory, care-consult and platform-auth wired to each other, each on an ephemeral PGlite. */
-export async function startCluster(extraEnv: Partial<Record<'auth' | 'consult' | 'memory', Record<string, string>>> = {}): Promise<Cluster> {
+/** Extra environment per service. */
+export type ClusterEnv = Partial<Record<'auth' | 'consult' | 'memory', Record<string, string>>>;
+
+/**
+ * Starts memory, care-consult and platform-auth wired to each other, each on an ephemeral PGlite. `extra` is
+ * either the extra environment or a function of the three services' URLs (for settings that name another
+ * service, such as the console's platform-auth URL or platform-auth's allowed browser origins).
+ */
+export async function startCluster(extra: ClusterEnv | ((urls: { auth: string; consult: string; memory: string }) => ClusterEnv) = {}): Promise<Cluster> {
   const [pa, pc, pm] = await Promise.all([freePort(), freePort(), freePort()]);
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  const extraEnv = typeof extra === 'function' ? extra({ auth: url(pa), consult: url(pc), memory: url(pm) }) : extra;
   const secrets = { jwt: randomBytes(48).toString('base64url'), relay: randomBytes(48).toString('base64url'), memoryKey: randomBytes(32).toString('base64url') };
   const admin = { email: 'admin@clinic.test', password: `Adm1n-${randomBytes(9).toString('base64url')}`, tenantId: 'platform' };
   const base = { APP_PROFILES_ACTIVE: 'dev', DATABASE_URI: 'pglite://memory', JWT_SECRET: secrets.jwt };
