@@ -1,6 +1,7 @@
 export * from './ajv';
 export * from './problem';
 export * from './openapi';
+export * from './openapi-check';
 export * from './platform-auth';
 export * from './care-consult';
 export * from './memory';
