@@ -133,8 +133,13 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
       if (res.schema) out.content = { [res.contentType ?? 'application/json']: { schema: schema(res.schema) } };
       responses[status] = out;
     }
+    // Every operation can answer a client error (the input front door alone rejects malformed request targets).
+    responses['4XX'] ??= {
+      description: 'Client error: invalid input, missing or invalid credentials, missing scope, not found or conflict',
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: `${COMPONENTS}Problem` } } },
+    };
     responses.default = {
-      description: 'Problem details (RFC 9457)',
+      description: 'Any other error (problem details, RFC 9457)',
       content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: `${COMPONENTS}Problem` } } },
     };
     const operationId = r.operationId ?? operationIdOf(r.method, path);
