@@ -25,6 +25,7 @@ import {
   UserView,
   WorkflowView,
   type RouteDoc,
+  type TSchema,
 } from '@care/contracts';
 import { CreateDocument, ListDocumentsQuery } from '../kb/kb.schemas';
 import { UuidParam } from '../shared/schemas';
@@ -45,8 +46,8 @@ export interface PlatformAuthDocOptions {
 }
 
 const OPEN: string[] = [];
-const ok = (description: string, schema?: Parameters<typeof Type.Strict>[0]) => ({ '200': { description, ...(schema ? { schema } : {}) } });
-const created = (description: string, schema: Parameters<typeof Type.Strict>[0]) => ({
+const ok = (description: string, schema?: TSchema) => ({ '200': { description, ...(schema ? { schema } : {}) } });
+const created = (description: string, schema: TSchema) => ({
   '201': { description, schema, headers: { Location: 'URL of the created resource' } },
 });
 const noContent = (description: string) => ({ '204': { description } });
