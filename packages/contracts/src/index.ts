@@ -7,5 +7,6 @@ export * from './platform-auth.responses';
 export * from './care-consult';
 export * from './care-consult.responses';
 export * from './memory';
+export * from './memory.responses';
 export { Type } from '@sinclair/typebox';
 export type { Static, TSchema } from '@sinclair/typebox';

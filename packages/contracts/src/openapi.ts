@@ -28,6 +28,8 @@ export interface RouteDoc {
   /** Whether a body is required (default true when `body` is set). */
   bodyRequired?: boolean;
   query?: TSchema;
+  /** Request headers worth documenting, as an object schema (`required` marks the mandatory ones). */
+  headers?: TSchema;
   /** Schema of the path parameters (an object schema); a parameter missing there is a plain string. */
   params?: TSchema;
   /** Status code to response. */
@@ -120,6 +122,13 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
       for (const [name, s] of Object.entries(q.properties ?? {})) {
         const { description, ...rest } = s as TSchema & { description?: string };
         params.push({ name, in: 'query', required: (q.required ?? []).includes(name), ...(description ? { description } : {}), schema: schema(rest as TSchema) });
+      }
+    }
+    if (r.headers) {
+      const hd = plain(r.headers) as { properties?: Record<string, TSchema>; required?: string[] };
+      for (const [name, s] of Object.entries(hd.properties ?? {})) {
+        const { description, ...rest } = s as TSchema & { description?: string };
+        params.push({ name, in: 'header', required: (hd.required ?? []).includes(name), ...(description ? { description } : {}), schema: schema(rest as TSchema) });
       }
     }
     const responses: Record<string, unknown> = {};
