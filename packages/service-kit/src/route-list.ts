@@ -17,7 +17,7 @@ interface LayerLike {
 }
 
 function join(prefix: string, path: string): string {
-  const p = `${prefix}${path === '/' ? '' : path}`;
+  const p = `${prefix.replace(/\/+$/, '')}${path === '/' ? '' : path}`;
   return p === '' ? '/' : p;
 }
 
@@ -40,7 +40,7 @@ function walk(stack: LayerLike[], prefix: string, out: MountedRoute[]): void {
     }
     if (layer.rawPath === undefined) throw new Error('listRoutes: this express/router version does not expose Layer.rawPath');
     for (const path of pathsOf(layer.rawPath)) {
-      if (Array.isArray(layer.handle?.stack)) walk(layer.handle.stack, join(prefix, path), out);
+      if (Array.isArray(layer.handle?.stack)) walk(layer.handle.stack, path === '/' ? prefix : join(prefix, path), out);
       else if (path !== '/') out.push({ method: 'ALL', path: join(prefix, path), kind: 'mount' });
       // app-wide middleware (no path) serves no endpoint of its own
     }
