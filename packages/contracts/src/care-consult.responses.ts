@@ -43,6 +43,28 @@ export const ThreadHistory = Type.Object(
   { description: 'open to added fields' },
 );
 
+/** GET /api/chat/threads: one page of the caller's threads, most recently active first. */
+export const ThreadList = Type.Object(
+  {
+    threads: Type.Array(
+      Type.Object(
+        {
+          thread_id: Type.String(),
+          title: Nullable(Type.String({ description: 'the first question, shortened; null when there is none' })),
+          agent_id: Nullable(Type.String()),
+          turns: Type.Integer({ minimum: 0 }),
+          busy: Type.Boolean(),
+          created_at: DateTime,
+          updated_at: DateTime,
+        },
+        { description: 'open to added fields' },
+      ),
+    ),
+    next_cursor: Nullable(Type.String()),
+  },
+  { description: 'open to added fields' },
+);
+
 /** Body of an SSE response: `event:`/`data:` frames (care-consult spec section 6). */
 export const SseStream = Type.String({ description: 'text/event-stream frames: message, token, tool_start, tool_end, suggestions, refusal, error, done' });
 

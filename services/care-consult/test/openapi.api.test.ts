@@ -8,6 +8,7 @@ import type { TestContext } from './support/test-app';
 import { chat, createChatContext } from './chat/support/chat-app';
 import { ScriptedProvider, says } from './chat/support/scripted-provider';
 import { names } from './chat/support/sse';
+import { CONSOLE_VENDOR_FILES } from '../src/console/console.routes';
 
 type Doc = Record<string, unknown> & { paths: Record<string, Record<string, { security?: unknown[] }>> };
 
@@ -69,7 +70,7 @@ describe('GET /openapi.json (care-consult)', () => {
         .map(([m]) => `${m.toUpperCase()} ${p}`),
     );
     expect(open.sort()).toEqual(
-      ['GET /actuator/health/liveness', 'GET /api/health', 'GET /api/relay/callback', 'GET /console', 'GET /console/config.json', 'GET /openapi.json'].sort(),
+      ['GET /actuator/health/liveness', 'GET /api/health', 'GET /api/relay/callback', 'GET /console', 'GET /console/config.json', 'GET /console/vendor/{file}', 'GET /favicon.ico', 'GET /openapi.json'].sort(),
     );
   });
 
@@ -96,6 +97,10 @@ describe('GET /openapi.json (care-consult)', () => {
       expect(history.status).toBe(200);
       expect(history.body.checkpoints.length).toBe(1);
       expectDocumented('get', '/api/chat/threads/:thread_id', history);
+      const threads = await request(ctx.app).get('/api/chat/threads').set(auth());
+      expect(threads.status).toBe(200);
+      expect(threads.body.threads.map((t: { thread_id: string }) => t.thread_id)).toContain(threadId);
+      expectDocumented('get', '/api/chat/threads', threads);
     });
 
     it('catalog: agents (filtered and searched), categories, agent, skills, skill', async () => {
@@ -155,6 +160,10 @@ describe('GET /openapi.json (care-consult)', () => {
       expect(res.status).toBe(200);
       expectDocumented('get', '/console/config.json', res);
       expect((await request(ctx.app).get('/console/')).status).toBe(200);
+      const vendor = Object.keys(CONSOLE_VENDOR_FILES)[0];
+      const script = await request(ctx.app).get(`/console/vendor/${vendor}`);
+      expect(script.status).toBe(200);
+      expect(Object.keys((doc.paths['/console/vendor/{file}'].get as { responses: Record<string, { content?: Record<string, unknown> }> }).responses['200'].content ?? {})).toEqual([String(script.headers['content-type']).split(';')[0]]);
     });
 
     it('a body that disagrees with the document fails the check', () => {

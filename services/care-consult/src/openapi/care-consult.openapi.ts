@@ -19,6 +19,7 @@ import {
   SseStream,
   TaxonomyTree,
   ThreadHistory,
+  ThreadList,
   Type,
   type RouteDoc,
   type TSchema,
@@ -26,6 +27,8 @@ import {
 import { LIVENESS_PATH, PROMETHEUS_PATH } from '@care/service-kit';
 import { AuditListQuery } from '../audit/audit.routes';
 import { ThreadHistoryQuery } from '../chat/chat.routes';
+import { CONSOLE_VENDOR_FILES } from '../console/console.routes';
+import { ThreadListQuery } from '../threads/threads.routes';
 
 /** Path of the served document. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -54,6 +57,7 @@ export function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
       body: ChatRequest,
       responses: { '200': { description: 'SSE stream', schema: SseStream, contentType: 'text/event-stream', headers: { 'X-Thread-Id': 'thread of this turn (new or the one named)' } } },
     },
+    { method: 'get', path: '/api/chat/threads', tags: ['chat'], summary: "The caller's own threads, most recently active first", query: ThreadListQuery, responses: ok('One page of threads', ThreadList) },
     { method: 'get', path: '/api/chat/threads/:thread_id', tags: ['chat'], summary: "The caller's thread checkpoint history, newest first", query: ThreadHistoryQuery, responses: ok('One page of the history', ThreadHistory) },
     { method: 'get', path: '/api/agents', tags: ['catalog'], summary: 'List indexed agents with optional filters and full-text search', query: AgentsQuery, responses: ok('Agents', AgentList) },
     { method: 'get', path: '/api/agents/categories', tags: ['catalog'], summary: 'Taxonomy tree with agent counts', responses: ok('Taxonomy tree', TaxonomyTree) },
@@ -87,6 +91,16 @@ export function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
     { method: 'get', path: LIVENESS_PATH, tags: ['probes'], summary: 'Liveness (process only)', responses: ok('Alive', Type.Object({ status: Type.String() })), security: OPEN },
     { method: 'get', path: '/console', tags: ['console'], summary: 'The consultation console (static HTML, scripts and styles below /console/)', responses: { '200': { description: 'HTML page', schema: Type.String(), contentType: 'text/html' } }, security: OPEN },
     { method: 'get', path: '/console/config.json', tags: ['console'], summary: 'Console settings: sign-in URL and API base', responses: ok('Console settings', ConsoleConfig), security: OPEN },
+    {
+      method: 'get',
+      path: '/console/vendor/:file',
+      tags: ['console'],
+      summary: 'Third-party scripts of the console (markdown rendering and sanitising), served from the installed packages',
+      params: Type.Object({ file: Type.Union(Object.keys(CONSOLE_VENDOR_FILES).map((f) => Type.Literal(f))) }),
+      responses: { '200': { description: 'Script', schema: Type.String(), contentType: 'application/javascript' } },
+      security: OPEN,
+    },
+    { method: 'get', path: '/favicon.ico', tags: ['console'], summary: 'The console icon (SVG)', responses: { '200': { description: 'Icon', schema: Type.String(), contentType: 'image/svg+xml' } }, security: OPEN },
     { method: 'get', path: OPENAPI_PATH, tags: ['meta'], summary: 'This OpenAPI document', responses: ok('OpenAPI 3.1 document', Type.Object({}, { additionalProperties: true })), security: OPEN },
   ];
   if (o.prometheus) {
