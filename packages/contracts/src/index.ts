@@ -1,8 +1,12 @@
 export * from './ajv';
 export * from './problem';
 export * from './openapi';
+export * from './openapi-check';
 export * from './platform-auth';
+export * from './platform-auth.responses';
 export * from './care-consult';
+export * from './care-consult.responses';
 export * from './memory';
+export * from './memory.responses';
 export { Type } from '@sinclair/typebox';
 export type { Static, TSchema } from '@sinclair/typebox';

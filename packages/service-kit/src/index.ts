@@ -11,3 +11,4 @@ export * from './management-server';
 export * from './runtime-settings';
 export * from './window-counters';
 export * from './auth';
+export * from './route-list';

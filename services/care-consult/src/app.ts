@@ -37,6 +37,7 @@ import type { ChatProvider } from './providers/provider.types';
 import { createConsoleRouter } from './console/console.routes';
 import { createThreadsRouter } from './threads/threads.routes';
 import { detectRedFlag } from './safety';
+import { openApiHandler, OPENAPI_PATH } from './openapi/care-consult.openapi';
 
 /** Everything the routers need; built once in main (or per test file) and passed down. No singletons. */
 export interface AppDeps {
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps): Express {
   const consultMetrics = deps.metrics ? createCareConsultMetrics(deps.metrics.registry) : undefined;
   // Liveness asks only about the process (ADR 0012); metrics are on MANAGEMENT_PORT, or here in dev without one.
   app.get(LIVENESS_PATH, livenessHandler);
+  app.get(OPENAPI_PATH, openApiHandler({ version: packageVersion(), prometheus: Boolean(deps.metrics && deps.config.MANAGEMENT_PORT === undefined && deps.config.APP_PROFILES_ACTIVE === 'dev') }));
   if (deps.metrics && deps.config.MANAGEMENT_PORT === undefined && deps.config.APP_PROFILES_ACTIVE === 'dev') {
     app.get(PROMETHEUS_PATH, prometheusHandler(deps.metrics.registry));
   }

@@ -33,6 +33,7 @@ import { createRecallHistogram, TimedRecallService } from './recall/timed-recall
 import { WhyNotService } from './recall/why-not.service';
 import { ReflectService } from './reflect/reflect.service';
 import { RemindersService } from './reminders/reminders.service';
+import { openApiHandler, OPENAPI_PATH } from './openapi/memory.openapi';
 import { createSystemRouter } from './system/system.routes';
 import { SystemService } from './system/system.service';
 
@@ -107,6 +108,7 @@ export function createApp(deps: AppDeps): Express {
   });
   // Liveness asks only about the process (ADR 0012): a database blip must not restart the pod.
   app.get(LIVENESS_PATH, livenessHandler);
+  app.get(OPENAPI_PATH, openApiHandler({ version: deps.version ?? '0.0.0', prometheus: Boolean(deps.metrics && servesMetricsOnMainPort(deps.config)), exemptPaths: csv(deps.config.API_KEY_EXEMPT_PATHS) }));
   const tokens = verifierSettings(deps.config);
   app.use(
     callerAuth({

@@ -31,6 +31,7 @@ import { createChatProxy, type StreamRegistry } from './chat/chat-proxy';
 import { createKbRouter } from './kb/kb.routes';
 import { createKbService } from './kb/kb.service';
 import { createMemoryIndexer } from './kb/memory-indexer';
+import { openApiHandler, OPENAPI_PATH } from './openapi/platform-auth.openapi';
 import { accessControl } from './security/access-control';
 import { createScopeMapSource } from './security/scope-map.repository';
 import { createTenantConfigRouter } from './tenant-config/tenant-config.routes';
@@ -152,6 +153,7 @@ export function createApp(deps: AppDeps): Express {
   const app = createServiceApp({ logger, corsOrigins: corsOrigins(config), metrics, bodyLimit: '1mb', trustProxy: trustProxySetting(config.TRUST_PROXY) });
   app.use(accessControl({ verifier, scopeMap: createScopeMapSource(db) }));
   app.use('/actuator', createActuatorRouter(actuatorDeps(deps, health, metrics, config.MANAGEMENT_PORT === undefined ? 'admin' : 'off')));
+  app.get(OPENAPI_PATH, openApiHandler({ version: (deps.build ?? loadBuildInfo(config.GIT_COMMIT)).version, sensitiveActuator: config.MANAGEMENT_PORT === undefined ? 'admin' : 'off' }));
   app.use('/api/v1/auth', createAuthRouter(auth));
   app.use('/api/v1/users', createUsersRouter(createUsersService({ db, hasher, audit, clock })));
   app.use('/api/v1/tenants', createTenantsRouter(createTenantsService({ db, audit, clock })));

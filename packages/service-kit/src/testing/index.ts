@@ -1,1 +1,2 @@
 export * from './http-fuzz';
+export * from './openapi';

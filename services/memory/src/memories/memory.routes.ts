@@ -33,11 +33,11 @@ export interface MemoryRouteServices {
   status: PartitionStatusService;
 }
 
-const IdParams = Type.Object({
+export const IdParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+$' }),
 });
 // Operations whose spec body is "none" accept an absent or empty JSON object, nothing else.
-const NoBody = Type.Object({}, { additionalProperties: false });
+export const NoBody = Type.Object({}, { additionalProperties: false });
 const optionalEmpty = (schema = NoBody) => {
   const check = validate({ body: schema });
   return ((req, res, next) => (req.body === undefined ? next() : check(req, res, next))) as typeof check;

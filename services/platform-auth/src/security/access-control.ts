@@ -15,8 +15,11 @@ export interface AccessControlOptions {
   scopeMap: ScopeMapSource;
 }
 
-/** Spec rule 2: no authentication and no scope check. Endpoints there that need a caller check the token. */
-export const OPEN_PATHS = ['/api/v1/auth/**', '/actuator/**'].map(compilePattern);
+/**
+ * Spec rule 2: no authentication and no scope check. Endpoints there that need a caller check the token. Plus the
+ * service's own OpenAPI document (ADR 0014): that one exact path only.
+ */
+export const OPEN_PATHS = ['/api/v1/auth/**', '/actuator/**', '/openapi.json'].map(compilePattern);
 /** Spec rule 3: open "at the chain level": no 401 for anonymous callers, but the scope check still applies. */
 export const CHAIN_OPEN_PATHS = ['/api/v1/chat/**', '/api/v1/workflow/**', '/api/v1/kb/**'].map(compilePattern);
 

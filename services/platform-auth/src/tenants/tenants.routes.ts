@@ -6,11 +6,11 @@ import { pageOf, Paging, TenantId } from '../shared/schemas';
 import type { TenantsService } from './tenants.service';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
-const CreateTenant = Type.Object({ id: TenantId, name: Name }, { additionalProperties: false });
-const UpdateTenant = Type.Object({ name: Name }, { additionalProperties: false });
-const IdParam = Type.Object({ id: TenantId });
-const ListQuery = Type.Object(Paging, { additionalProperties: false });
-const AuditQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })) }, { additionalProperties: false });
+export const CreateTenant = Type.Object({ id: TenantId, name: Name }, { additionalProperties: false });
+export const UpdateTenant = Type.Object({ name: Name }, { additionalProperties: false });
+export const IdParam = Type.Object({ id: TenantId });
+export const ListQuery = Type.Object(Paging, { additionalProperties: false });
+export const AuditQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })) }, { additionalProperties: false });
 
 /** `/api/v1/tenants` (scope platform:admin): tenant CRUD and a tenant's audit trail. */
 export function createTenantsRouter(tenants: TenantsService): Router {

@@ -6,7 +6,7 @@ import { pageOf, Paging, UuidParam } from '../shared/schemas';
 import { CreateWorkflow, ReplaceWorkflow } from './workflow.schemas';
 import type { WorkflowService } from './workflow.service';
 
-const ListQuery = Type.Object(Paging, { additionalProperties: false });
+export const ListQuery = Type.Object(Paging, { additionalProperties: false });
 
 /** `/api/v1/workflow`: the tenant's care-workflow definitions (GET: workflow:read, others: workflow:access). */
 export function createWorkflowRouter(workflows: WorkflowService): Router {
