@@ -13,6 +13,10 @@ module.exports = function jestConfig(dir, overrides = {}) {
   return {
     rootDir: dir,
     testEnvironment: 'node',
+    // Jest 30 soft-deletes what a test file left on the global object once the file ends. The offline sentence
+    // encoder's tensor engine keeps its backend state there (`_tfengine`); a worker that ran another encoder file
+    // first once failed "Backend 'wasm' has not yet been initialized" after that warning. Off, as in Jest 29.
+    testEnvironmentOptions: { globalsCleanup: 'off' },
     testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
     transform: {
       '^.+\\.(t|j)sx?$': swc,
