@@ -32,6 +32,16 @@ export const DEFAULT_FUSION: FusionSettings = {
   tierWeights: { working: 1.05, episodic: 1, semantic: 1.05, documents: 1 },
 };
 
+/**
+ * The vector-only ablation the benches compare with: cosine similarity alone, no boost, no extra recall stage.
+ */
+export const VECTOR_ONLY: Partial<FusionSettings> = {
+  textWeight: 0,
+  recencyWeight: 0,
+  strengthWeight: 0,
+  tierWeights: { working: 1, episodic: 1, semantic: 1, documents: 1 },
+};
+
 /** What the two searches found about one memory. Ranks are 1-based; absent when that search did not return it. */
 export interface CandidateEvidence {
   id: string;
