@@ -52,6 +52,9 @@ await embeddings.warm();
 const logger = createLogger({ name: 'longmem', level: 'silent' });
 const indexes = new VectorIndexes(database.db);
 const variants = { fused: {}, 'vector-only': VECTOR_ONLY };
+// Tuning (dev sets only): VARIANTS='{"name": {fusion overrides}, ...}' adds columns scored in the same run.
+const extra = JSON.parse(process.env.VARIANTS ?? '{}');
+Object.assign(variants, extra);
 
 async function serve(fusion) {
   const app = createApp({ config, logger, database, embeddings, indexes, fusion, clock: () => askedAt });
@@ -142,11 +145,12 @@ console.log(`\n# Long-conversation recall: ${sets.map((s) => s.id).join(', ')}${
 console.log(
   `${turns} turns stored through POST /api/v1/memory/remember in ${ingestS.toFixed(1)} s (${(turns / ingestS).toFixed(0)} memories/s wall, ${(turns / ingestCpuS).toFixed(0)} per CPU-second of this process, builtin embeddings), ${sets.reduce((n, s) => n + s.questions.length, 0)} questions through POST /api/v1/memory/recall (topK 10) on ${askedAt.toISOString().slice(0, 10)}. Evidence recall@10; BM25 (minisearch) over the same turn texts and vector-only (cosine similarity alone, no extra stage) in this run.\n`,
 );
-console.log('| kind | n | BM25 | vector-only | fused | fused / BM25 |');
-console.log('|---|---|---|---|---|---|');
+const names = Object.keys(extra);
+console.log(`| kind | n | BM25 | vector-only | fused | fused / BM25 |${names.map((n) => ` ${n} |`).join('')}`);
+console.log(`|---|---|---|---|---|---|${names.map(() => '---|').join('')}`);
 for (const k of kinds) {
   console.log(
-    `| ${k} | ${scores.fused[k].n} | ${f(r('BM25', k))} | ${f(r('vector-only', k))} | ${f(r('fused', k))} | ${(r('fused', k) / r('BM25', k)).toFixed(2)} |`,
+    `| ${k} | ${scores.fused[k].n} | ${f(r('BM25', k))} | ${f(r('vector-only', k))} | ${f(r('fused', k))} | ${(r('fused', k) / r('BM25', k)).toFixed(2)} |${names.map((n) => ` ${f(r(n, k))} |`).join('')}`,
   );
 }
 console.log(

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import {
+  contextOf,
   DEFAULT_FUSION,
   fuse,
+  mergeRankings,
   reinforcedStrength,
   scoreCandidate,
   TIERS,
+  withContext,
   type CandidateEvidence,
 } from './fusion';
 
@@ -167,6 +170,73 @@ describe('reinforcedStrength', () => {
           );
         },
       ),
+    );
+  });
+});
+
+describe('conversation context (ADR 0315)', () => {
+  const at = (id: string, sim: number, extra: Partial<CandidateEvidence> = {}): CandidateEvidence => ({
+    id,
+    tier: 'episodic',
+    createdAt: NOW,
+    strength: 0.5,
+    vectorSimilarity: sim,
+    textScore: 0,
+    ...extra,
+  });
+
+  it('gives each memory of a link the best base relevance of its neighbours, in both directions', () => {
+    const rel: Record<string, number> = { a: 0.9, b: 0.1, c: 0.4 };
+    const ctx = contextOf(
+      [
+        ['a', 'b'],
+        ['c', 'b'],
+      ],
+      (id) => rel[id],
+    );
+    expect(Object.fromEntries(ctx)).toEqual({ a: 0.1, b: 0.9, c: 0.1 });
+  });
+
+  it('lifts a weak reply next to a strong match above an unrelated memory, and never lowers a score', () => {
+    const question = at('q', 0.9, { vectorRank: 1 });
+    const reply = { ...at('r', 0.2), anchorId: 'q' };
+    const other = at('o', 0.35, { vectorRank: 2 });
+    const ranked = fuse(withContext([question, other], [reply]), NOW, 3).map((h) => h.id);
+    expect(ranked).toEqual(['q', 'r', 'o']);
+    expect(fuse([question, other], NOW, 3).map((h) => h.id)).toEqual(['q', 'o']);
+    fc.assert(
+      fc.property(candidate, fc.double({ min: 0, max: 1, noNaN: true }), (c, context) => {
+        return scoreCandidate({ ...c, context }, NOW).score >= scoreCandidate(c, NOW).score - 1e-12;
+      }),
+    );
+  });
+
+  it('has no effect with contextWeight 0', () => {
+    fc.assert(
+      fc.property(candidate, fc.double({ min: 0, max: 1, noNaN: true }), (c, context) => {
+        const s = { ...DEFAULT_FUSION, contextWeight: 0 };
+        return scoreCandidate({ ...c, context }, NOW, s).score === scoreCandidate(c, NOW, s).score;
+      }),
+    );
+  });
+});
+
+describe('merged rankings of a question and its parts (ADR 0316)', () => {
+  it('keeps each memory once with its best score, in fused order, cut at topK', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(candidate, { maxLength: 12 }), { minLength: 1, maxLength: 3 }), (lists) => {
+        const rankings = lists.map((l) => fuse(l, NOW, 10));
+        const merged = mergeRankings(rankings, 5);
+        const ids = merged.map((h) => h.id);
+        const best = (id: string) =>
+          Math.max(...rankings.flat().filter((h) => h.id === id).map((h) => h.signals.score));
+        return (
+          new Set(ids).size === ids.length &&
+          merged.length === Math.min(5, new Set(rankings.flat().map((h) => h.id)).size) &&
+          merged.every((h) => h.signals.score === best(h.id)) &&
+          merged.every((h, i) => i === 0 || merged[i - 1].signals.score >= h.signals.score)
+        );
+      }),
     );
   });
 });

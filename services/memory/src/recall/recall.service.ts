@@ -3,9 +3,10 @@ import type { RecallRequest } from '@care/contracts';
 import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
 import { checkedSpace } from '../partitions/partition-space';
-import { fuse, TIERS, type Scored, type Tier } from './fusion';
+import { fuse, mergeRankings, rankAll, TIERS, withContext, type Scored, type Tier } from './fusion';
 import type { WeightedTerm } from './lexical';
-import { findCandidates, prepareSearch, type CandidateRow } from './recall.repository';
+import { subQueries } from './query-plan';
+import { findCandidates, findNeighbours, prepareSearch, type CandidateRow } from './recall.repository';
 
 /** One recalled memory with the signals behind its score. */
 export type RecallHit = Scored<CandidateRow>;
@@ -35,6 +36,12 @@ export function poolSize(topK: number): number {
   return Math.min(400, Math.max(50, topK * 4));
 }
 
+/** A part of a compound question (ADR 0316) with its vector. */
+export interface QueryPart {
+  query: string;
+  vector: number[];
+}
+
 /** Recall with fused scoring across tiers; records an access on every returned memory. */
 export class RecallService {
   constructor(private readonly ctx: MemoryContext) {}
@@ -47,7 +54,7 @@ export class RecallService {
   ): Promise<Record<string, unknown>> {
     const topK = body.topK ?? DEFAULT_TOP_K;
     const dimension = await this.ctx.embeddings.dimension();
-    const [queryVector] = await this.ctx.embeddings.embed([body.query]);
+    const { queryVector, parts } = await this.plan(body.query);
     const now = this.ctx.clock();
     await this.ctx.lexicalIndex?.ready();
     const run = await this.ctx.database.withTenant(tenantId, async (tx) => {
@@ -60,6 +67,7 @@ export class RecallService {
         topK,
         now,
         options.exact,
+        parts,
       );
       await recordAccess(
         tx,
@@ -72,8 +80,41 @@ export class RecallService {
     return { query: body.query, topK, partition: tenantId, results: run.hits.map(toResult) };
   }
 
-  /** The fused search inside a tenant transaction, without side effects (why-not re-runs it). */
+  /**
+   * The query's vector and, when the question is compound and decomposition is on, its parts with theirs (one
+   * embedding call for all).
+   */
+  async plan(query: string): Promise<{ queryVector: number[]; parts: QueryPart[] }> {
+    const texts = this.ctx.fusion.subQueries ? subQueries(query) : [];
+    const [queryVector, ...vectors] = await this.ctx.embeddings.embed([query, ...texts]);
+    return { queryVector, parts: texts.map((q, i) => ({ query: q, vector: vectors[i] })) };
+  }
+
+  /**
+   * The fused search inside a tenant transaction, without side effects (why-not re-runs it); with `parts`, each
+   * part is searched too and the rankings are merged (ADR 0316).
+   */
   async search(
+    tx: Tx,
+    tenantId: string,
+    query: string,
+    queryVector: number[],
+    dimension: number,
+    topK: number,
+    now: Date,
+    exact?: boolean,
+    parts: QueryPart[] = [],
+  ): Promise<RecallRun> {
+    const run = await this.searchOne(tx, tenantId, query, queryVector, dimension, topK, now, exact);
+    if (parts.length === 0 || run.dim === null) return run;
+    const rankings = [run.hits];
+    for (const part of parts)
+      rankings.push((await this.searchOne(tx, tenantId, part.query, part.vector, dimension, topK, now, exact)).hits);
+    return { ...run, hits: mergeRankings(rankings, topK) };
+  }
+
+  /** One query's fused search. */
+  private async searchOne(
     tx: Tx,
     tenantId: string,
     query: string,
@@ -111,8 +152,25 @@ export class RecallService {
         session: index.session,
       },
     });
+    const fusion = this.ctx.fusion;
+    let scored = candidates;
+    if (fusion.contextWeight > 0 && fusion.contextAnchors > 0 && candidates.length > 0) {
+      // Context stage (ADR 0315): the best-ranked memories bring their conversation neighbours.
+      const anchors = rankAll(candidates, now, fusion).slice(0, fusion.contextAnchors);
+      const neighbours = await findNeighbours(tx, {
+        tenantId,
+        dim: partition.dimension,
+        queryVector,
+        terms,
+        score: index && ((id) => index.score(tenantId, id, terms)),
+        anchorIds: anchors.map((a) => a.id),
+        now,
+        windowMs: fusion.contextWindowMinutes * 60_000,
+      });
+      scored = withContext(candidates, neighbours, fusion);
+    }
     return {
-      hits: fuse(candidates, now, topK, this.ctx.fusion),
+      hits: fuse(scored, now, topK, fusion),
       pool,
       tiers,
       dim: partition.dimension,
