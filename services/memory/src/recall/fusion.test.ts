@@ -3,7 +3,6 @@ import {
   contextOf,
   DEFAULT_FUSION,
   fuse,
-  mergeRankings,
   reinforcedStrength,
   scoreCandidate,
   TIERS,
@@ -216,26 +215,6 @@ describe('conversation context (ADR 0315)', () => {
       fc.property(candidate, fc.double({ min: 0, max: 1, noNaN: true }), (c, context) => {
         const s = { ...DEFAULT_FUSION, contextWeight: 0 };
         return scoreCandidate({ ...c, context }, NOW, s).score === scoreCandidate(c, NOW, s).score;
-      }),
-    );
-  });
-});
-
-describe('merged rankings of a question and its parts (ADR 0316)', () => {
-  it('keeps each memory once with its best score, in fused order, cut at topK', () => {
-    fc.assert(
-      fc.property(fc.array(fc.array(candidate, { maxLength: 12 }), { minLength: 1, maxLength: 3 }), (lists) => {
-        const rankings = lists.map((l) => fuse(l, NOW, 10));
-        const merged = mergeRankings(rankings, 5);
-        const ids = merged.map((h) => h.id);
-        const best = (id: string) =>
-          Math.max(...rankings.flat().filter((h) => h.id === id).map((h) => h.signals.score));
-        return (
-          new Set(ids).size === ids.length &&
-          merged.length === Math.min(5, new Set(rankings.flat().map((h) => h.id)).size) &&
-          merged.every((h) => h.signals.score === best(h.id)) &&
-          merged.every((h, i) => i === 0 || merged[i - 1].signals.score >= h.signals.score)
-        );
       }),
     );
   });

@@ -26,17 +26,15 @@ export interface FusionSettings {
   contextAnchors: number;
   /** Two memories are neighbours when at most this many minutes apart (one conversation session). */
   contextWindowMinutes: number;
-  /** Query decomposition (ADR 0316): a compound question is also searched as its parts, fused by best score. */
-  subQueries: boolean;
 }
 
 /**
- * Defaults: relevance = 0.75 x cosine similarity + 0.25 x lexical coverage (dense-heavy, the usual hybrid
+ * Defaults: relevance = 0.65 x cosine similarity + 0.35 x lexical coverage (dense-heavy, the usual hybrid
  * search default), then small bounded boosts so relevance stays first. ADR 0302 records why not RRF.
  */
 export const DEFAULT_FUSION: FusionSettings = {
-  vectorWeight: 0.75,
-  textWeight: 0.25,
+  vectorWeight: 0.65,
+  textWeight: 0.35,
   recencyWeight: 0.1,
   recencyHalfLifeDays: 30,
   strengthWeight: 0.1,
@@ -44,7 +42,6 @@ export const DEFAULT_FUSION: FusionSettings = {
   contextWeight: 0.5,
   contextAnchors: 20,
   contextWindowMinutes: 30,
-  subQueries: true,
 };
 
 /**
@@ -56,7 +53,6 @@ export const VECTOR_ONLY: Partial<FusionSettings> = {
   strengthWeight: 0,
   tierWeights: { working: 1, episodic: 1, semantic: 1, documents: 1 },
   contextWeight: 0,
-  subQueries: false,
 };
 
 /** What the two searches found about one memory. Ranks are 1-based; absent when that search did not return it. */
@@ -155,20 +151,6 @@ function byScore<T extends CandidateEvidence>(a: Scored<T>, b: Scored<T>): numbe
   );
 }
 
-/**
- * Fuses the rankings of a question and of its parts (ADR 0316): each memory keeps its best-scored appearance (its
- * signals are those of the search that scored it best), and the best `topK` are returned in fused order.
- */
-export function mergeRankings<T extends CandidateEvidence>(rankings: Scored<T>[][], topK: number): Scored<T>[] {
-  const best = new Map<string, Scored<T>>();
-  for (const ranking of rankings)
-    for (const hit of ranking) {
-      const seen = best.get(hit.id);
-      if (!seen || hit.signals.score > seen.signals.score) best.set(hit.id, hit);
-    }
-  return [...best.values()].sort(byScore).slice(0, Math.max(0, topK));
-}
-
 /** Like {@link fuse} without the cut: every candidate in fused order. */
 export function rankAll<T extends CandidateEvidence>(
   candidates: T[],
@@ -199,14 +181,15 @@ export function baseRelevance(c: CandidateEvidence, s: FusionSettings = DEFAULT_
  * pair are absent from the result.
  */
 export function contextOf(
-  pairs: Array<[string, string]>,
+  pairs: Array<[string, string, number?]>,
   relevance: (id: string) => number,
 ): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [a, b] of pairs) {
+  for (const [a, b, weight = 1] of pairs) {
     if (a === b) continue;
-    out.set(a, Math.max(out.get(a) ?? 0, relevance(b)));
-    out.set(b, Math.max(out.get(b) ?? 0, relevance(a)));
+    const w = Math.max(0, Math.min(1, weight));
+    out.set(a, Math.max(out.get(a) ?? 0, w * relevance(b)));
+    out.set(b, Math.max(out.get(b) ?? 0, w * relevance(a)));
   }
   return out;
 }
@@ -218,11 +201,12 @@ export function contextOf(
  */
 export function withContext<T extends CandidateEvidence>(
   candidates: T[],
-  neighbours: Array<T & { anchorId: string }>,
+  neighbours: Array<T & { anchorId: string; linkWeight?: number }>,
   s: FusionSettings = DEFAULT_FUSION,
 ): T[] {
   const byId = new Map<string, T>(candidates.map((c) => [c.id, c]));
-  for (const { anchorId: _anchor, ...n } of neighbours) if (!byId.has(n.id)) byId.set(n.id, n as unknown as T);
+  for (const { anchorId: _anchor, linkWeight: _w, ...n } of neighbours)
+    if (!byId.has(n.id)) byId.set(n.id, n as unknown as T);
   const base = new Map<string, number>();
   const relevance = (id: string): number => {
     let r = base.get(id);
@@ -234,7 +218,7 @@ export function withContext<T extends CandidateEvidence>(
     return r;
   };
   const context = contextOf(
-    neighbours.map((n) => [n.anchorId, n.id]),
+    neighbours.map((n) => [n.anchorId, n.id, n.linkWeight ?? 1]),
     relevance,
   );
   return [...byId.values()].map((c) => (context.has(c.id) ? { ...c, context: context.get(c.id) } : c));

@@ -3,9 +3,8 @@ import type { RecallRequest } from '@care/contracts';
 import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
 import { checkedSpace } from '../partitions/partition-space';
-import { fuse, mergeRankings, rankAll, TIERS, withContext, type Scored, type Tier } from './fusion';
+import { fuse, rankAll, TIERS, withContext, type Scored, type Tier } from './fusion';
 import type { WeightedTerm } from './lexical';
-import { subQueries } from './query-plan';
 import { findCandidates, findNeighbours, prepareSearch, type CandidateRow } from './recall.repository';
 
 /** One recalled memory with the signals behind its score. */
@@ -36,12 +35,6 @@ export function poolSize(topK: number): number {
   return Math.min(400, Math.max(50, topK * 4));
 }
 
-/** A part of a compound question (ADR 0316) with its vector. */
-export interface QueryPart {
-  query: string;
-  vector: number[];
-}
-
 /** Recall with fused scoring across tiers; records an access on every returned memory. */
 export class RecallService {
   constructor(private readonly ctx: MemoryContext) {}
@@ -54,7 +47,7 @@ export class RecallService {
   ): Promise<Record<string, unknown>> {
     const topK = body.topK ?? DEFAULT_TOP_K;
     const dimension = await this.ctx.embeddings.dimension();
-    const { queryVector, parts } = await this.plan(body.query);
+    const [queryVector] = await this.ctx.embeddings.embed([body.query]);
     const now = this.ctx.clock();
     await this.ctx.lexicalIndex?.ready();
     const run = await this.ctx.database.withTenant(tenantId, async (tx) => {
@@ -67,7 +60,6 @@ export class RecallService {
         topK,
         now,
         options.exact,
-        parts,
       );
       await recordAccess(
         tx,
@@ -80,41 +72,8 @@ export class RecallService {
     return { query: body.query, topK, partition: tenantId, results: run.hits.map(toResult) };
   }
 
-  /**
-   * The query's vector and, when the question is compound and decomposition is on, its parts with theirs (one
-   * embedding call for all).
-   */
-  async plan(query: string): Promise<{ queryVector: number[]; parts: QueryPart[] }> {
-    const texts = this.ctx.fusion.subQueries ? subQueries(query) : [];
-    const [queryVector, ...vectors] = await this.ctx.embeddings.embed([query, ...texts]);
-    return { queryVector, parts: texts.map((q, i) => ({ query: q, vector: vectors[i] })) };
-  }
-
-  /**
-   * The fused search inside a tenant transaction, without side effects (why-not re-runs it); with `parts`, each
-   * part is searched too and the rankings are merged (ADR 0316).
-   */
+  /** The fused search inside a tenant transaction, without side effects (why-not re-runs it). */
   async search(
-    tx: Tx,
-    tenantId: string,
-    query: string,
-    queryVector: number[],
-    dimension: number,
-    topK: number,
-    now: Date,
-    exact?: boolean,
-    parts: QueryPart[] = [],
-  ): Promise<RecallRun> {
-    const run = await this.searchOne(tx, tenantId, query, queryVector, dimension, topK, now, exact);
-    if (parts.length === 0 || run.dim === null) return run;
-    const rankings = [run.hits];
-    for (const part of parts)
-      rankings.push((await this.searchOne(tx, tenantId, part.query, part.vector, dimension, topK, now, exact)).hits);
-    return { ...run, hits: mergeRankings(rankings, topK) };
-  }
-
-  /** One query's fused search. */
-  private async searchOne(
     tx: Tx,
     tenantId: string,
     query: string,

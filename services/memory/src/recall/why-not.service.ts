@@ -19,11 +19,11 @@ export class WhyNotService {
   async whyNot(tenantId: string, body: WhyNotRequest): Promise<Record<string, unknown>> {
     const topK = body.topK ?? DEFAULT_TOP_K;
     const dimension = await this.ctx.embeddings.dimension();
-    const { queryVector, parts } = await this.recall.plan(body.query);
+    const [queryVector] = await this.ctx.embeddings.embed([body.query]);
     const now = this.ctx.clock();
     await this.ctx.lexicalIndex?.ready();
     return this.ctx.database.withTenant(tenantId, async (tx) => {
-      const run = await this.recall.search(tx, tenantId, body.query, queryVector, dimension, topK, now, false, parts);
+      const run = await this.recall.search(tx, tenantId, body.query, queryVector, dimension, topK, now);
       const last = run.hits.at(-1);
       const lastReturned = last
         ? { id: last.id, rank: run.hits.length, score: last.signals.score, signals: last.signals }
