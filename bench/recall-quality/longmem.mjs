@@ -32,9 +32,9 @@ const args = process.argv.slice(2);
 const final = args.includes('--final');
 const files = args.filter((a) => !a.startsWith('--'));
 const setDir = path.join(here, 'longmem');
-const sets = (files.length ? files : final ? ['final-1.json', 'final-2.json'] : ['dev-1.json', 'dev-2.json']).map(
-  (f) => JSON.parse(fs.readFileSync(path.isAbsolute(f) ? f : path.join(setDir, f), 'utf8')),
-);
+const sets = (
+  files.length ? files : final ? ['final-1.json', 'final-2.json'] : ['dev-1.json', 'dev-2.json']
+).map((f) => JSON.parse(fs.readFileSync(path.isAbsolute(f) ? f : path.join(setDir, f), 'utf8')));
 const started = Date.now();
 
 /** A session date ("2025-01-09 20:15", no zone) as UTC, plus `seconds` so turns keep their order. */
@@ -45,7 +45,11 @@ const turnText = (t) => `${t.speaker}: ${t.text}`;
 // Questions are asked the day after the last session of any set.
 const last = Math.max(...sets.flatMap((s) => s.sessions.map((x) => at(x.date, 0).getTime())));
 const askedAt = new Date(last + 86_400_000);
-const config = loadMemoryConfig({ REMINDER_POLL_MS: '0', REFLECT_INTERVAL_SECONDS: '0', LOG_LEVEL: 'silent' });
+const config = loadMemoryConfig({
+  REMINDER_POLL_MS: '0',
+  REFLECT_INTERVAL_SECONDS: '0',
+  LOG_LEVEL: 'silent',
+});
 const database = await openMemoryDatabase({ uri: 'pglite://memory' });
 const embeddings = new BuiltinEmbeddingProvider();
 await embeddings.warm();
@@ -129,9 +133,15 @@ for (const set of sets) {
       const ids = results.slice(0, 10).map((r) => r.id);
       add(variant, q.kind, share(ids));
       if (variant === 'fused' && share(ids) < 1)
-        misses.push(`${q.id} [${q.kind}] ${share(ids).toFixed(2)} missing ${evidence.filter((e) => !ids.includes(e)).join(',')}: ${q.question}`);
+        misses.push(
+          `${q.id} [${q.kind}] ${share(ids).toFixed(2)} missing ${evidence.filter((e) => !ids.includes(e)).join(',')}: ${q.question}`,
+        );
     }
-    const hits = bm25.get(set.id).search(q.question).slice(0, 10).map((h) => h.id);
+    const hits = bm25
+      .get(set.id)
+      .search(q.question)
+      .slice(0, 10)
+      .map((h) => h.id);
     add('BM25', q.kind, share(hits));
   }
 }
@@ -141,12 +151,16 @@ const r = (sys, k) => scores[sys][k].r10 / scores[sys][k].n;
 const f = (x) => x.toFixed(3);
 recallTimes.sort((a, b) => a - b);
 const pct = (p) => recallTimes[Math.min(recallTimes.length - 1, Math.floor((p / 100) * recallTimes.length))];
-console.log(`\n# Long-conversation recall: ${sets.map((s) => s.id).join(', ')}${final ? ' (held-out final sets)' : ''}\n`);
+console.log(
+  `\n# Long-conversation recall: ${sets.map((s) => s.id).join(', ')}${final ? ' (held-out final sets)' : ''}\n`,
+);
 console.log(
   `${turns} turns stored through POST /api/v1/memory/remember in ${ingestS.toFixed(1)} s (${(turns / ingestS).toFixed(0)} memories/s wall, ${(turns / ingestCpuS).toFixed(0)} per CPU-second of this process, builtin embeddings), ${sets.reduce((n, s) => n + s.questions.length, 0)} questions through POST /api/v1/memory/recall (topK 10) on ${askedAt.toISOString().slice(0, 10)}. Evidence recall@10; BM25 (minisearch) over the same turn texts and vector-only (cosine similarity alone, no extra stage) in this run.\n`,
 );
 const names = Object.keys(extra);
-console.log(`| kind | n | BM25 | vector-only | fused | fused / BM25 |${names.map((n) => ` ${n} |`).join('')}`);
+console.log(
+  `| kind | n | BM25 | vector-only | fused | fused / BM25 |${names.map((n) => ` ${n} |`).join('')}`,
+);
 console.log(`|---|---|---|---|---|---|${names.map(() => '---|').join('')}`);
 for (const k of kinds) {
   console.log(

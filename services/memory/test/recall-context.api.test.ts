@@ -31,7 +31,10 @@ async function remember(partition: string, id: string, text: string, at: number)
 }
 
 async function recall(on: Express, partition: string, query: string, topK: number) {
-  const res = await request(on).post('/api/v1/memory/recall').set('X-Tenant-Id', partition).send({ query, topK });
+  const res = await request(on)
+    .post('/api/v1/memory/recall')
+    .set('X-Tenant-Id', partition)
+    .send({ query, topK });
   expect(res.status).toBe(200);
   return res.body.results as Array<{ id: string; signals: { context: number | null } }>;
 }
@@ -43,7 +46,12 @@ describe('conversation context in recall (ADR 0315)', () => {
     await remember(p, 'reply', 'A gift from Femi, she has great taste', T0 + MINUTE);
     await remember(p, 'late', 'Femi is coming over for dinner sometime soon', T0 + 3 * 60 * MINUTE);
     for (let i = 0; i < 8; i++)
-      await remember(p, `d${i}`, `the ${['garden', 'kitchen', 'car', 'shed'][i % 4]} needs work ${i}`, T0 - (i + 1) * 86_400_000);
+      await remember(
+        p,
+        `d${i}`,
+        `the ${['garden', 'kitchen', 'car', 'shed'][i % 4]} needs work ${i}`,
+        T0 - (i + 1) * 86_400_000,
+      );
     const query = 'who gave Asha the little fox outfit';
     const on = await recall(app, p, query, 3);
     const off = await recall(noContext, p, query, 3);

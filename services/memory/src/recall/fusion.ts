@@ -181,15 +181,14 @@ export function baseRelevance(c: CandidateEvidence, s: FusionSettings = DEFAULT_
  * pair are absent from the result.
  */
 export function contextOf(
-  pairs: Array<[string, string, number?]>,
+  pairs: Array<[string, string]>,
   relevance: (id: string) => number,
 ): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [a, b, weight = 1] of pairs) {
+  for (const [a, b] of pairs) {
     if (a === b) continue;
-    const w = Math.max(0, Math.min(1, weight));
-    out.set(a, Math.max(out.get(a) ?? 0, w * relevance(b)));
-    out.set(b, Math.max(out.get(b) ?? 0, w * relevance(a)));
+    out.set(a, Math.max(out.get(a) ?? 0, relevance(b)));
+    out.set(b, Math.max(out.get(b) ?? 0, relevance(a)));
   }
   return out;
 }
@@ -201,11 +200,11 @@ export function contextOf(
  */
 export function withContext<T extends CandidateEvidence>(
   candidates: T[],
-  neighbours: Array<T & { anchorId: string; linkWeight?: number }>,
+  neighbours: Array<T & { anchorId: string }>,
   s: FusionSettings = DEFAULT_FUSION,
 ): T[] {
   const byId = new Map<string, T>(candidates.map((c) => [c.id, c]));
-  for (const { anchorId: _anchor, linkWeight: _w, ...n } of neighbours)
+  for (const { anchorId: _anchor, ...n } of neighbours)
     if (!byId.has(n.id)) byId.set(n.id, n as unknown as T);
   const base = new Map<string, number>();
   const relevance = (id: string): number => {
@@ -218,7 +217,7 @@ export function withContext<T extends CandidateEvidence>(
     return r;
   };
   const context = contextOf(
-    neighbours.map((n) => [n.anchorId, n.id, n.linkWeight ?? 1]),
+    neighbours.map((n) => [n.anchorId, n.id]),
     relevance,
   );
   return [...byId.values()].map((c) => (context.has(c.id) ? { ...c, context: context.get(c.id) } : c));

@@ -361,7 +361,10 @@ export async function findNeighbours(tx: Tx, q: NeighbourQuery): Promise<Neighbo
   const window = sql`${`${Math.max(0, Math.trunc(q.windowMs))} milliseconds`}::interval`;
   const { cte, score } = termsSql(q.score ? [] : q.terms);
   const near = (op: 'before' | 'after') => {
-    const cmp = op === 'before' ? sql`p.created_at < a.at and p.created_at >= a.at - ${window}` : sql`p.created_at > a.at and p.created_at <= a.at + ${window}`;
+    const cmp =
+      op === 'before'
+        ? sql`p.created_at < a.at and p.created_at >= a.at - ${window}`
+        : sql`p.created_at > a.at and p.created_at <= a.at + ${window}`;
     const order = op === 'before' ? sql`p.created_at desc` : sql`p.created_at asc`;
     return sql`(select p.id from memories p where p.tenant_id = ${q.tenantId} and p.tier = a.tier and p.dim = ${dim}
        and ${cmp} and ${liveCondition(q.now, 'p')} order by ${order} limit 1)`;
