@@ -55,7 +55,8 @@ const embeddings = new BuiltinEmbeddingProvider();
 await embeddings.warm();
 const logger = createLogger({ name: 'longmem', level: 'silent' });
 const indexes = new VectorIndexes(database.db);
-const variants = { fused: {}, 'vector-only': VECTOR_ONLY };
+// 'fused + context': the opt-in conversation-context stage (ADR 0315).
+const variants = { fused: {}, 'vector-only': VECTOR_ONLY, 'fused + context': { contextWeight: 0.5 } };
 // Tuning (dev sets only): VARIANTS='{"name": {fusion overrides}, ...}' adds columns scored in the same run.
 const extra = JSON.parse(process.env.VARIANTS ?? '{}');
 Object.assign(variants, extra);
@@ -159,12 +160,12 @@ console.log(
 );
 const names = Object.keys(extra);
 console.log(
-  `| kind | n | BM25 | vector-only | fused | fused / BM25 |${names.map((n) => ` ${n} |`).join('')}`,
+  `| kind | n | BM25 | vector-only | fused | fused / BM25 | fused + context (opt-in) |${names.map((n) => ` ${n} |`).join('')}`,
 );
-console.log(`|---|---|---|---|---|---|${names.map(() => '---|').join('')}`);
+console.log(`|---|---|---|---|---|---|---|${names.map(() => '---|').join('')}`);
 for (const k of kinds) {
   console.log(
-    `| ${k} | ${scores.fused[k].n} | ${f(r('BM25', k))} | ${f(r('vector-only', k))} | ${f(r('fused', k))} | ${(r('fused', k) / r('BM25', k)).toFixed(2)} |${names.map((n) => ` ${f(r(n, k))} |`).join('')}`,
+    `| ${k} | ${scores.fused[k].n} | ${f(r('BM25', k))} | ${f(r('vector-only', k))} | ${f(r('fused', k))} | ${(r('fused', k) / r('BM25', k)).toFixed(2)} | ${f(r('fused + context', k))} |${names.map((n) => ` ${f(r(n, k))} |`).join('')}`,
   );
 }
 console.log(

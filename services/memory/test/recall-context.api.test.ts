@@ -15,8 +15,9 @@ const MINUTE = 60_000;
 beforeAll(async () => {
   database = await openTestDatabase();
   const embeddings = new HashingEmbeddingProvider(512);
-  app = buildApp(database, { embeddings }).app;
-  noContext = buildApp(database, { embeddings, fusion: { contextWeight: 0 } }).app;
+  app = buildApp(database, { embeddings, fusion: { contextWeight: 0.5 } }).app;
+  // The default: the stage is off.
+  noContext = buildApp(database, { embeddings }).app;
 });
 afterAll(async () => {
   await database?.close();

@@ -200,12 +200,13 @@ describe('conversation context (ADR 0315)', () => {
     const question = at('q', 0.9, { vectorRank: 1 });
     const reply = { ...at('r', 0.2), anchorId: 'q' };
     const other = at('o', 0.35, { vectorRank: 2 });
-    const ranked = fuse(withContext([question, other], [reply]), NOW, 3).map((h) => h.id);
+    const on = { ...DEFAULT_FUSION, contextWeight: 0.5 };
+    const ranked = fuse(withContext([question, other], [reply], on), NOW, 3, on).map((h) => h.id);
     expect(ranked).toEqual(['q', 'r', 'o']);
-    expect(fuse([question, other], NOW, 3).map((h) => h.id)).toEqual(['q', 'o']);
+    expect(fuse([question, other], NOW, 3, on).map((h) => h.id)).toEqual(['q', 'o']);
     fc.assert(
       fc.property(candidate, fc.double({ min: 0, max: 1, noNaN: true }), (c, context) => {
-        return scoreCandidate({ ...c, context }, NOW).score >= scoreCandidate(c, NOW).score - 1e-12;
+        return scoreCandidate({ ...c, context }, NOW, on).score >= scoreCandidate(c, NOW, on).score - 1e-12;
       }),
     );
   });
