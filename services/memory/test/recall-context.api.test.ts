@@ -3,12 +3,16 @@
 import request from 'supertest';
 import type { Express } from 'express';
 import type { Database } from '@care/db';
+import { createLogger } from '@care/service-kit';
+import { createApp } from '../src/app';
+import { VectorIndexes } from '../src/db/vector-index';
 import { HashingEmbeddingProvider } from '../src/embeddings/hashing.provider';
-import { buildApp, openTestDatabase } from './support/test-app';
+import { buildApp, openTestDatabase, testConfig, TestClock } from './support/test-app';
 
 let database: Database;
 let app: Express;
 let noContext: Express;
+let sqlPath: Express;
 const T0 = new Date('2029-06-01T18:00:00Z').getTime();
 const MINUTE = 60_000;
 
@@ -18,6 +22,17 @@ beforeAll(async () => {
   app = buildApp(database, { embeddings, fusion: { contextWeight: 0.5 } }).app;
   // The default: the stage is off.
   noContext = buildApp(database, { embeddings }).app;
+  // The same stage with the full-text half in SQL (no in-process index), as on a PostgreSQL server.
+  sqlPath = createApp({
+    config: testConfig(),
+    logger: createLogger({ name: 'memory-test', level: 'silent' }),
+    database,
+    embeddings,
+    clock: new TestClock().now,
+    indexes: new VectorIndexes(database.db),
+    fusion: { contextWeight: 0.5 },
+    lexicalIndex: null,
+  });
 });
 afterAll(async () => {
   await database?.close();
@@ -59,6 +74,8 @@ describe('conversation context in recall (ADR 0315)', () => {
     expect(on.map((r) => r.id).slice(0, 2)).toEqual(['match', 'reply']);
     expect(on[1].signals.context).toBeGreaterThan(0.3);
     expect(off.map((r) => r.id)).not.toContain('reply');
+    const viaSql = await recall(sqlPath, p, query, 3);
+    expect(viaSql.map((r) => [r.id, r.signals.context])).toEqual(on.map((r) => [r.id, r.signals.context]));
     // Written three hours later: not a neighbour of the match, so no context.
     const all = await recall(app, p, query, 20);
     expect(all.find((r) => r.id === 'late')?.signals.context ?? null).toBeNull();
