@@ -45,6 +45,7 @@ await embeddings.warm();
 const logger = createLogger({ name: 'recall-quality', level: 'silent' });
 const indexes = new VectorIndexes(database.db);
 const neutral = {
+  contextWeight: 0,
   recencyWeight: 0,
   strengthWeight: 0,
   tierWeights: { working: 1, episodic: 1, semantic: 1, documents: 1 },

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import {
+  contextOf,
   DEFAULT_FUSION,
   fuse,
   reinforcedStrength,
   scoreCandidate,
   TIERS,
+  withContext,
   type CandidateEvidence,
 } from './fusion';
 
@@ -167,6 +169,54 @@ describe('reinforcedStrength', () => {
           );
         },
       ),
+    );
+  });
+});
+
+describe('conversation context (ADR 0315)', () => {
+  const at = (id: string, sim: number, extra: Partial<CandidateEvidence> = {}): CandidateEvidence => ({
+    id,
+    tier: 'episodic',
+    createdAt: NOW,
+    strength: 0.5,
+    vectorSimilarity: sim,
+    textScore: 0,
+    ...extra,
+  });
+
+  it('gives each memory of a link the best base relevance of its neighbours, in both directions', () => {
+    const rel: Record<string, number> = { a: 0.9, b: 0.1, c: 0.4 };
+    const ctx = contextOf(
+      [
+        ['a', 'b'],
+        ['c', 'b'],
+      ],
+      (id) => rel[id],
+    );
+    expect(Object.fromEntries(ctx)).toEqual({ a: 0.1, b: 0.9, c: 0.1 });
+  });
+
+  it('lifts a weak reply next to a strong match above an unrelated memory, and never lowers a score', () => {
+    const question = at('q', 0.9, { vectorRank: 1 });
+    const reply = { ...at('r', 0.2), anchorId: 'q' };
+    const other = at('o', 0.35, { vectorRank: 2 });
+    const on = { ...DEFAULT_FUSION, contextWeight: 0.5 };
+    const ranked = fuse(withContext([question, other], [reply], on), NOW, 3, on).map((h) => h.id);
+    expect(ranked).toEqual(['q', 'r', 'o']);
+    expect(fuse([question, other], NOW, 3, on).map((h) => h.id)).toEqual(['q', 'o']);
+    fc.assert(
+      fc.property(candidate, fc.double({ min: 0, max: 1, noNaN: true }), (c, context) => {
+        return scoreCandidate({ ...c, context }, NOW, on).score >= scoreCandidate(c, NOW, on).score - 1e-12;
+      }),
+    );
+  });
+
+  it('has no effect with contextWeight 0', () => {
+    fc.assert(
+      fc.property(candidate, fc.double({ min: 0, max: 1, noNaN: true }), (c, context) => {
+        const s = { ...DEFAULT_FUSION, contextWeight: 0 };
+        return scoreCandidate({ ...c, context }, NOW, s).score === scoreCandidate(c, NOW, s).score;
+      }),
     );
   });
 });

@@ -326,3 +326,71 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
     textScore: text.get(r.id)?.textScore ?? lexicalScore(r.id),
   }));
 }
+
+/** A neighbour of a recalled memory: the memory written just before or after it in the same tier. */
+export interface NeighbourRow extends CandidateRow {
+  /** The recalled memory it neighbours. */
+  anchorId: string;
+}
+
+/** Parameters of the neighbour look-up (the context stage of recall, ADR 0315). */
+export interface NeighbourQuery {
+  tenantId: string;
+  dim: number;
+  queryVector: number[];
+  /** Query terms for the lexical score in SQL; ignored when `score` is given. */
+  terms: WeightedTerm[];
+  /** Lexical score of a memory from the in-process index (embedded mode). */
+  score?: (id: string) => number;
+  /** The recalled memories whose neighbours are wanted. */
+  anchorIds: string[];
+  now: Date;
+  /** Largest time between two neighbours. */
+  windowMs: number;
+}
+
+/**
+ * For each anchor, the live memory of the same partition, tier and vector size written last before it and the
+ * one written first after it, each at most `windowMs` away, with its cosine similarity to the query and its lexical
+ * score. Two index look-ups per anchor (tenant, tier, created_at), then primary-key fetches.
+ */
+export async function findNeighbours(tx: Tx, q: NeighbourQuery): Promise<NeighbourRow[]> {
+  if (q.anchorIds.length === 0) return [];
+  const vt = sql.raw(vectorType(q.dim));
+  const dim = sql.raw(String(q.dim));
+  const window = sql`${`${Math.max(0, Math.trunc(q.windowMs))} milliseconds`}::interval`;
+  const { cte, score } = termsSql(q.score ? [] : q.terms);
+  const near = (op: 'before' | 'after') => {
+    const cmp =
+      op === 'before'
+        ? sql`p.created_at < a.at and p.created_at >= a.at - ${window}`
+        : sql`p.created_at > a.at and p.created_at <= a.at + ${window}`;
+    const order = op === 'before' ? sql`p.created_at desc` : sql`p.created_at asc`;
+    return sql`(select p.id from memories p where p.tenant_id = ${q.tenantId} and p.tier = a.tier and p.dim = ${dim}
+       and ${cmp} and ${liveCondition(q.now, 'p')} order by ${order} limit 1)`;
+  };
+  const result = await tx.execute<CandidateSqlRow & { anchor_id: string }>(sql`
+    with query_vector as (select ${vectorLiteral(q.queryVector)}::${vt} as v), ${cte},
+    a as (select x.id, x.tier, x.created_at as at from memories x
+          where x.tenant_id = ${q.tenantId} and x.id = any(${sqlArray(q.anchorIds, 'text')})),
+    nb as (select a.id as anchor_id, n.id from a cross join lateral (${near('before')} union all ${near('after')}) n)
+    select nb.anchor_id, m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at,
+           (m.resolved_at is not null) as resolved, null::bigint as vector_rank,
+           1 - (m.embedding::${vt} <=> (select v from query_vector)) as similarity, null::bigint as text_rank,
+           ${score} as text_score
+    from nb join memories m on m.tenant_id = ${q.tenantId} and m.id = nb.id`);
+  return result.rows.map((r) => ({
+    anchorId: r.anchor_id,
+    id: r.id,
+    tier: r.tier,
+    type: r.type,
+    source: r.source,
+    text: r.text,
+    tags: r.tags,
+    strength: Number(r.strength),
+    createdAt: new Date(r.created_at),
+    resolved: r.resolved,
+    vectorSimilarity: Number(r.similarity),
+    textScore: q.score ? q.score(r.id) : Number(r.text_score),
+  }));
+}

@@ -3,9 +3,9 @@ import type { RecallRequest } from '@care/contracts';
 import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
 import { checkedSpace } from '../partitions/partition-space';
-import { fuse, TIERS, type Scored, type Tier } from './fusion';
+import { fuse, rankAll, TIERS, withContext, type Scored, type Tier } from './fusion';
 import type { WeightedTerm } from './lexical';
-import { findCandidates, prepareSearch, type CandidateRow } from './recall.repository';
+import { findCandidates, findNeighbours, prepareSearch, type CandidateRow } from './recall.repository';
 
 /** One recalled memory with the signals behind its score. */
 export type RecallHit = Scored<CandidateRow>;
@@ -111,8 +111,25 @@ export class RecallService {
         session: index.session,
       },
     });
+    const fusion = this.ctx.fusion;
+    let scored = candidates;
+    if (fusion.contextWeight > 0 && fusion.contextAnchors > 0 && candidates.length > 0) {
+      // Context stage (ADR 0315): the best-ranked memories bring their conversation neighbours.
+      const anchors = rankAll(candidates, now, fusion).slice(0, fusion.contextAnchors);
+      const neighbours = await findNeighbours(tx, {
+        tenantId,
+        dim: partition.dimension,
+        queryVector,
+        terms,
+        score: index && ((id) => index.score(tenantId, id, terms)),
+        anchorIds: anchors.map((a) => a.id),
+        now,
+        windowMs: fusion.contextWindowMinutes * 60_000,
+      });
+      scored = withContext(candidates, neighbours, fusion);
+    }
     return {
-      hits: fuse(candidates, now, topK, this.ctx.fusion),
+      hits: fuse(scored, now, topK, fusion),
       pool,
       tiers,
       dim: partition.dimension,
