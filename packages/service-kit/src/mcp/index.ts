@@ -41,7 +41,7 @@ export interface McpTool<C = unknown, I extends TSchema = TSchema> {
   output: TSchema;
   hints: ToolHints;
   /** Runs the call with validated arguments; returns the structured result (and optional extra content). */
-  run(args: Static<I>, caller: C): Promise<{ result: unknown; content?: ToolContent }>;
+  run(args: Static<I>, caller: C, signal: AbortSignal): Promise<{ result: unknown; content?: ToolContent; isError?: boolean }>;
 }
 
 /** Declares a tool with its input type inferred from the schema. */
@@ -107,7 +107,7 @@ export function createMcpServer<C>(opts: McpServerOptions<C>): Server {
   );
   const byName = new Map(opts.tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDescriptors(opts.tools) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const args: unknown = request.params.arguments ?? {};
@@ -119,9 +119,10 @@ export function createMcpServer<C>(opts: McpServerOptions<C>): Server {
       });
     }
     try {
-      const { result, content } = await tool.run(checked.value, opts.caller);
+      const { result, content, isError } = await tool.run(checked.value, opts.caller, extra.signal);
       const structured = asJson(result);
       return {
+        ...(isError ? { isError } : {}),
         structuredContent: structured,
         content: [{ type: 'text', text: JSON.stringify(structured) }, ...(content ?? [])],
       };
