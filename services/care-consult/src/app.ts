@@ -156,9 +156,10 @@ export function createApp(deps: AppDeps): Express {
     onRefusal: (category) => consultMetrics?.refusals.inc({ category }),
     track: (end) => deps.streams?.track?.(end) ?? (() => undefined),
   });
-  app.post(MCP_PATH, requireBearer(deps.verifier, []), mcp);
-  app.get(MCP_PATH, mcp); // 405: stateless, no server stream
-  app.delete(MCP_PATH, mcp); // 405: no session to end
+  const mcpAuth = requireBearer(deps.verifier, []);
+  app.post(MCP_PATH, mcpAuth, mcp);
+  app.get(MCP_PATH, mcpAuth, mcp); // 405: stateless, no server stream
+  app.delete(MCP_PATH, mcpAuth, mcp); // 405: no session to end
   app.use(createConsoleRouter(deps.config)); // static page, no token: it signs in and calls /api itself
   return finalizeApp(app);
 }

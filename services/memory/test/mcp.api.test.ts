@@ -212,6 +212,15 @@ describe('memory MCP server', () => {
       (e: unknown) => e,
     );
     expect((bad as StreamableHTTPError).code).toBe(400);
+    // Stateless: a lone tools/call needs no initialize or session id (docs/mcp.md shows it with curl).
+    const plain = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'status', arguments: {} } }),
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('mcp-session-id')).toBeNull();
+    expect(await plain.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { partition: { id: 'default' } } } });
     // Stateless: no server stream or session to open or end.
     const get = await fetch(`${url}/mcp`, { headers: { 'X-API-Key': KEY, Accept: 'text/event-stream' } });
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);

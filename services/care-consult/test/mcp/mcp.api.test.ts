@@ -166,7 +166,7 @@ describe('care-consult MCP server', () => {
     expect(seenByModel(from)).toEqual(['Tips for napping?']);
   });
 
-  it('refuses callers without a valid bearer token (401); GET and DELETE are 405', async () => {
+  it('refuses callers without a valid bearer token (401); GET and DELETE are 405 after the same check', async () => {
     const refused: Record<string, string>[] = [{}, { Authorization: 'Bearer x.y.z' }, { 'X-API-Key': 'anything' }];
     for (const headers of refused) {
       const err = await failure(connect(headers));
@@ -174,7 +174,8 @@ describe('care-consult MCP server', () => {
       expect((err as StreamableHTTPError).code).toBe(401);
     }
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(url, { method, headers: { Accept: 'text/event-stream' } });
+      expect((await fetch(url, { method, headers: { Accept: 'text/event-stream' } })).status).toBe(401);
+      const res = await fetch(url, { method, headers: { Accept: 'text/event-stream', Authorization: `Bearer ${aUser().token()}` } });
       expect([res.status, res.headers.get('allow')]).toEqual([405, 'POST']);
     }
   });
