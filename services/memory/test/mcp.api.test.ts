@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import jwt from 'jsonwebtoken';
+import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -246,6 +247,27 @@ describe('memory MCP server', () => {
     expect(mine.results.map((r) => r.id)).toContain(secret.id);
     const rest = await request(app).get(`/api/v1/memory/${secret.id}`).set('Authorization', `Bearer ${token('acme-mcp')}`).expect(200);
     expect(rest.body.forgotten).toBe(false);
+  });
+
+  it('answers any tool arguments with a result, a tool error or InvalidParams, never an internal error (property)', async () => {
+    const { url } = await serve();
+    const client = await connect(url, { 'X-API-Key': KEY, 'X-Tenant-Id': 'mcp-prop' });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    const value = fc.oneof(fc.string({ maxLength: 30 }), fc.integer({ min: -5, max: 200 }), fc.boolean(), fc.constant(null), fc.constantFrom('SEMANTIC', 'USER_STATED', 'POSITIVE', 'm-1'));
+    const args = fc.dictionary(fc.constantFrom('id', 'text', 'type', 'source', 'query', 'topK', 'topic', 'memoryId', 'outcome', 'weight', 'suppressed', 'delaySeconds', 'ttlSeconds', 'tags', 'x'), value, { maxKeys: 5 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...names, 'nope'), args, async (name, a) => {
+        try {
+          const r = await call(client, name, a);
+          if (r.isError) expect(JSON.parse((r.content[0] as { text: string }).text).status).toBeLessThan(500);
+        } catch (e) {
+          expect(e).toBeInstanceOf(McpError);
+          expect((e as McpError).code).toBe(-32602);
+          expect((e as McpError).message).not.toMatch(/structured content/i); // the client's output check
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('offers no tools in RAG mode, and health counts none', async () => {
