@@ -8,5 +8,6 @@ export * from './care-consult';
 export * from './care-consult.responses';
 export * from './memory';
 export * from './memory.responses';
+export * from './mcp';
 export { Type } from '@sinclair/typebox';
-export type { Static, TSchema } from '@sinclair/typebox';
+export type { Static, TObject, TSchema } from '@sinclair/typebox';

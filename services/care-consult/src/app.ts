@@ -38,6 +38,7 @@ import { createConsoleRouter } from './console/console.routes';
 import { createThreadsRouter } from './threads/threads.routes';
 import { detectRedFlag } from './safety';
 import { openApiHandler, OPENAPI_PATH } from './openapi/care-consult.openapi';
+import { careConsultMcpEndpoint, MCP_PATH } from './mcp/care-consult.mcp';
 
 /** Everything the routers need; built once in main (or per test file) and passed down. No singletons. */
 export interface AppDeps {
@@ -144,6 +145,21 @@ export function createApp(deps: AppDeps): Express {
   api.use(createThreadsRouter({ threads: chat.threads }));
   api.use(chat.router);
   app.use('/api', api);
+  // MCP (ADR 0427): the catalog and one screened consult turn, with the same bearer check as /api (no open routes).
+  const mcp = careConsultMcpEndpoint({
+    catalogService: deps.catalogService,
+    chat: chat.chat,
+    threads: chat.threads,
+    audit: deps.audit,
+    logger: deps.logger,
+    version: packageVersion(),
+    onRefusal: (category) => consultMetrics?.refusals.inc({ category }),
+    track: (end) => deps.streams?.track?.(end) ?? (() => undefined),
+  });
+  const mcpAuth = requireBearer(deps.verifier, []);
+  app.post(MCP_PATH, mcpAuth, mcp);
+  app.get(MCP_PATH, mcpAuth, mcp); // 405: stateless, no server stream
+  app.delete(MCP_PATH, mcpAuth, mcp); // 405: no session to end
   app.use(createConsoleRouter(deps.config)); // static page, no token: it signs in and calls /api itself
   return finalizeApp(app);
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { AgentsQuery, ChatRequest, RelayTicketRequest } from '@care/contracts';
+import { AgentsQuery, ChatRequest, JsonRpcMessage, RelayTicketRequest } from '@care/contracts';
 import { fuzzHttp, type FuzzRoute } from '@care/service-kit/testing';
 import { AuditListQuery } from '../src/audit/audit.routes';
 import { ThreadHistoryQuery } from '../src/chat/chat.routes';
@@ -48,6 +48,7 @@ describe('fuzzing every care-consult route (no 5xx on bad input)', () => {
       params: { agentId: ['sleep-coach', 'stress-resilience-coach'] },
     },
     { method: 'GET', path: '/api/skills' },
+    { method: 'POST', path: '/mcp', body: JsonRpcMessage },
     { method: 'GET', path: '/api/skills/:skillId', params: { skillId: ['sleep-hygiene'] } },
     { method: 'GET', path: '/api/audit', query: AuditListQuery },
     { method: 'POST', path: '/api/relay/tickets', body: RelayTicketRequest },

@@ -23,7 +23,8 @@ import { tenantMiddleware } from './http/tenant.middleware';
 import { IntrospectService } from './introspect/introspect.service';
 import { MemoriesService } from './memories/memories.service';
 import type { MemoryContext } from './memories/memory-context';
-import { createMemoryRouter } from './memories/memory.routes';
+import { createMemoryRouter, type MemoryRouteServices } from './memories/memory.routes';
+import { MCP_PATH, memoryMcpEndpoint, memoryTools } from './mcp/memory.mcp';
 import { PartitionStatusService } from './partitions/partition-status.service';
 import { DEFAULT_FUSION, type FusionSettings } from './recall/fusion';
 import { TermStats } from './recall/lexical';
@@ -89,7 +90,19 @@ export function createApp(deps: AppDeps): Express {
   const ctx = createMemoryContext({ ...deps, embeddings });
   const health = deps.health ?? new HealthRegistry();
   health.register('memory', () => deps.database.ping());
+  const services: MemoryRouteServices = {
+    memories: new MemoriesService(ctx),
+    recall: deps.metrics
+      ? new TimedRecallService(ctx, createRecallHistogram(deps.metrics.registry))
+      : new RecallService(ctx),
+    whyNot: new WhyNotService(ctx),
+    introspect: new IntrospectService(ctx),
+    reminders: new RemindersService(ctx),
+    reflect: new ReflectService(ctx),
+    status: new PartitionStatusService(ctx),
+  };
   const system = new SystemService({
+    toolCount: memoryTools(services, deps.config.OPERATING_MODE).length,
     config: deps.config,
     version: deps.version ?? '0.0.0',
     startedAt: deps.startedAt ?? ctx.clock(),
@@ -121,24 +134,12 @@ export function createApp(deps: AppDeps): Express {
   if (deps.metrics && servesMetricsOnMainPort(deps.config))
     app.get(PROMETHEUS_PATH, prometheusHandler(deps.metrics.registry));
   app.use('/api/v1/system', createSystemRouter(system));
-  app.use(
-    '/api/v1/memory',
-    tenantMiddleware,
-    createMemoryRouter(
-      {
-        memories: new MemoriesService(ctx),
-        recall: deps.metrics
-          ? new TimedRecallService(ctx, createRecallHistogram(deps.metrics.registry))
-          : new RecallService(ctx),
-        whyNot: new WhyNotService(ctx),
-        introspect: new IntrospectService(ctx),
-        reminders: new RemindersService(ctx),
-        reflect: new ReflectService(ctx),
-        status: new PartitionStatusService(ctx),
-      },
-      deps.config.OPERATING_MODE,
-    ),
-  );
+  app.use('/api/v1/memory', tenantMiddleware, createMemoryRouter(services, deps.config.OPERATING_MODE));
+  // The same services, credentials and partition rules as the REST routes, over MCP (ADR 0313).
+  const mcp = memoryMcpEndpoint(services, deps.config.OPERATING_MODE, deps.version ?? '0.0.0', deps.logger);
+  app.post(MCP_PATH, tenantMiddleware, mcp);
+  app.get(MCP_PATH, mcp); // 405: stateless, no server stream
+  app.delete(MCP_PATH, mcp); // 405: no session to end
   return finalizeApp(app);
 }
 

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import {
   DocumentIngest,
   IntrospectRequest,
+  JsonRpcMessage,
   RecallRequest,
   ReinforceRequest,
   RememberRequest,
@@ -54,6 +55,7 @@ describe('fuzzing every memory route (no 5xx on bad input)', () => {
     { method: 'POST', path: '/api/v1/memory/:id/resolve', params: ids },
     { method: 'GET', path: '/api/v1/system/status' },
     { method: 'GET', path: '/api/v1/system/metrics' },
+    { method: 'POST', path: '/mcp', body: JsonRpcMessage },
   ];
 
   it(`answers ${REQUESTS} generated and mutated requests without a 5xx, and stays healthy`, async () => {

@@ -44,7 +44,7 @@ describe('system endpoints', () => {
     expect(res.body.components).toEqual({
       memory: { status: 'UP', engine: 'PostgreSQL embedded (PGlite) + pgvector' },
       llm: { status: 'CONFIGURED', model: 'hashing:words-v1-64', baseUrl: 'in-process' },
-      tools: { status: 'UP', count: 12 },
+      tools: { status: 'UP', count: 14 }, // the MCP tool list (test/mcp.api.test.ts checks they agree)
     });
   });
 
@@ -63,7 +63,7 @@ describe('system endpoints', () => {
       processors: expect.any(Number),
     });
     expect(res.body.core).toEqual({
-      tools: 12,
+      tools: 14,
       memoryEngine: 'PostgreSQL embedded (PGlite) + pgvector',
       llmModel: 'hashing:words-v1-64',
     });

@@ -5,22 +5,6 @@ import type { Config } from '../config';
 import type { MonitoredEmbeddingProvider } from '../embeddings/monitored.provider';
 import { humanDuration, isoDuration, megabytes } from './durations';
 
-/** The memory operations an agent can call as tools (the spec's operation table); none in RAG mode. */
-export const MEMORY_TOOLS = [
-  'remember',
-  'recall',
-  'forget',
-  'reinforce',
-  'suppress',
-  'resolve',
-  'introspect',
-  'reminder',
-  'scratchpad',
-  'why-not',
-  'reflect',
-  'status',
-] as const;
-
 /** What the system endpoints read. */
 export interface SystemDeps {
   config: Config;
@@ -30,6 +14,8 @@ export interface SystemDeps {
   health: HealthRegistry;
   embeddings: MonitoredEmbeddingProvider;
   engine: string;
+  /** Number of MCP tools the service offers (the length of its tool list; 0 in RAG mode). */
+  toolCount: number;
 }
 
 /** GET /api/v1/system/{status,health,metrics}, field names exactly as the spec. */
@@ -41,7 +27,7 @@ export class SystemService {
   }
 
   private toolCount(): number {
-    return this.d.config.OPERATING_MODE === 'RAG' ? 0 : MEMORY_TOOLS.length;
+    return this.d.toolCount;
   }
 
   /** Status: version, uptime (human and seconds), port, and the local LLM settings. */
