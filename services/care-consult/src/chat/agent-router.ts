@@ -1,6 +1,6 @@
 import type { Logger } from '@care/service-kit';
 import type { ChatAgent, ChatCatalog } from './chat-catalog';
-import { LexicalIndex } from './routing/lexical';
+import { LexicalIndex, stems } from './routing/lexical';
 
 /** What routing needs from a sentence encoder (`@care/sentence-encoder`'s SentenceEncoder fits): unit vectors. */
 export interface RoutingEncoder {
@@ -24,21 +24,32 @@ export interface RouteDecision {
 export interface RouterSettings {
   /** Below this combined score the generalist answers and a clarifying suggestion is offered. */
   floor: number;
+  /**
+   * A message with fewer than `shortWords` content words ("hello", "baby", "I have a question") needs this much
+   * meaning similarity to route; one word says too little to choose between close specialists.
+   */
+  shortFloor: number;
+  shortWords: number;
   /** Weight of the lexical share (BM25 relative to the best agent, scaled by how strong the best match is). */
   lexicalWeight: number;
   /** BM25 score at which the lexical side counts fully; weaker matches count proportionally less. */
   lexicalSaturation: number;
   /** Without `allow_clinical`, a non-clinical specialist this close to a clinical best one is preferred. */
   clinicalMargin: number;
+  /** An agent's meaning score is the mean of its best `semanticTopK` text similarities. */
+  semanticTopK: number;
   /** Weights of the latest user message and the ones before it (latest first). */
   turnWeights: readonly number[];
 }
 
 export const DEFAULT_ROUTER_SETTINGS: RouterSettings = {
-  floor: 0.32,
+  floor: 0.45,
+  shortFloor: 0.7,
+  shortWords: 2,
   lexicalWeight: 0.25,
   lexicalSaturation: 6,
   clinicalMargin: 0.015,
+  semanticTopK: 1,
   turnWeights: [1, 0.5, 0.25],
 };
 
@@ -136,12 +147,19 @@ export class AgentRouter {
     const semantic = await this.semanticScores(state, turns);
     const lexical = this.lexicalScores(state, turns);
     const scored = state.profiles
-      .map((p, i) => ({ agent: p.agent, score: (semantic?.[i] ?? 0) + lexical[i] }))
+      .map((p, i) => ({ agent: p.agent, score: (semantic?.[i] ?? 0) + lexical[i], meaning: semantic?.[i] ?? 0 }))
       .sort((a, b) => b.score - a.score || (a.agent.id < b.agent.id ? -1 : 1));
-    return this.decide(state, scored, allowClinical, !!semantic);
+    const contentWords = new Set(turns.flatMap((t) => stems(t.text))).size;
+    return this.decide(state, scored, allowClinical, !!semantic, contentWords);
   }
 
-  private decide(state: State, scored: Array<{ agent: ChatAgent; score: number }>, allowClinical: boolean, semantic: boolean): RouteDecision {
+  private decide(
+    state: State,
+    scored: Array<{ agent: ChatAgent; score: number; meaning: number }>,
+    allowClinical: boolean,
+    semantic: boolean,
+    contentWords: number,
+  ): RouteDecision {
     let best = scored[0];
     if (best.agent.clinical && !allowClinical) {
       const plain = scored.find((s) => !s.agent.clinical);
@@ -149,8 +167,10 @@ export class AgentRouter {
     }
     const alternatives = scored.filter((s) => s !== best).slice(0, 2).map((s) => s.agent);
     // Lexical-only routing has no cosine part, so its floor is the lexical share alone.
-    const floor = semantic ? this.settings.floor : this.settings.lexicalWeight * 0.5;
-    if (best.score >= floor) return { agent: best.agent, via: 'meaning', confidence: best.score, alternatives };
+    const confident = semantic
+      ? best.score >= this.settings.floor && (contentWords >= this.settings.shortWords || best.meaning >= this.settings.shortFloor)
+      : best.score >= this.settings.lexicalWeight * 0.5 && contentWords >= this.settings.shortWords;
+    if (confident) return { agent: best.agent, via: 'meaning', confidence: best.score, alternatives };
     const generalist = generalistOf(state.agents) ?? best.agent;
     const closest = [best.agent, ...alternatives].filter((a) => a !== generalist).slice(0, 2);
     return {
@@ -158,7 +178,8 @@ export class AgentRouter {
       via: 'fallback',
       confidence: best.score,
       alternatives: closest,
-      clarify: clarifyingQuestion(closest),
+      // Too little meaning to name anyone: ask openly; a short but topical message names the two closest.
+      clarify: clarifyingQuestion(best.score >= this.settings.floor ? closest : []),
     };
   }
 
@@ -185,13 +206,16 @@ export class AgentRouter {
     const norm = Math.hypot(...q) || 1;
     for (let d = 0; d < q.length; d++) q[d] /= norm;
     const out = new Float64Array(state.profiles.length);
+    const k = Math.max(1, this.settings.semanticTopK);
     state.profiles.forEach((p, i) => {
-      let best = 0;
+      const sims: number[] = [];
       for (const text of p.texts) {
         const v = this.vectors.get(text);
-        if (v) best = Math.max(best, dot(q, v));
+        if (v) sims.push(dot(q, v));
       }
-      out[i] = best;
+      sims.sort((a, b) => b - a);
+      const top = sims.slice(0, k);
+      out[i] = top.length ? top.reduce((a, b) => a + b, 0) / top.length : 0;
     });
     return out;
   }

@@ -160,8 +160,6 @@ const PHRASES: Record<string, string> = {
   'after hours': 'after-hours',
   'out of hours': 'after-hours out-of-hours',
   weekend: 'weekend after-hours',
-  tonight: 'after-hours',
-  overnight: 'after-hours',
   'bank holiday': 'holiday after-hours',
   'is it serious': 'urgency symptoms',
   'should i worry': 'urgency symptoms',
