@@ -152,7 +152,7 @@ export function readAgentFields(r: FieldReader, folder: string): AgentFields {
 function readExamples(r: FieldReader): string[] {
   const examples = r.list('examples', checkExample, true);
   if (examples.length > MAX_EXAMPLES) r.error('examples', `must list at most ${MAX_EXAMPLES} requests, got ${examples.length}`);
-  return examples.map((e) => e.trim());
+  return [...new Set(examples.map((e) => e.trim()))];
 }
 
 const SKILL_KEYS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'metadata'];

@@ -166,10 +166,10 @@ export class AgentRouter {
       if (plain && best.score - plain.score <= this.settings.clinicalMargin) best = plain;
     }
     const alternatives = scored.filter((s) => s !== best).slice(0, 2).map((s) => s.agent);
-    // Lexical-only routing has no cosine part, so its floor is the lexical share alone.
+    // Lexical-only routing (no encoder) has no cosine part: any word match with enough words to go on.
     const confident = semantic
       ? best.score >= this.settings.floor && (contentWords >= this.settings.shortWords || best.meaning >= this.settings.shortFloor)
-      : best.score >= this.settings.lexicalWeight * 0.5 && contentWords >= this.settings.shortWords;
+      : best.score > 0 && contentWords >= this.settings.shortWords;
     if (confident) return { agent: best.agent, via: 'meaning', confidence: best.score, alternatives };
     const generalist = generalistOf(state.agents) ?? best.agent;
     const closest = [best.agent, ...alternatives].filter((a) => a !== generalist).slice(0, 2);

@@ -13,6 +13,8 @@ const PHRASES: Record<string, string> = {
   died: 'death grief bereavement',
   dying: 'death grief',
   funeral: 'death grief bereavement',
+  buried: 'death grief bereavement',
+  burial: 'death grief bereavement',
   widow: 'death grief bereavement',
   widower: 'death grief bereavement',
   mourning: 'grief bereavement',
