@@ -56,6 +56,9 @@ export const DEFAULT_ROUTER_SETTINGS: RouterSettings = {
 // Category segments of generalist agents, the safe choice when the question gives too little to go on.
 const GENERALIST = ['care-coordination', 'general', 'health-literacy'];
 const MESSAGE_CACHE = 512;
+// Agent-text vectors per encoder, shared by every router of the process (an app per test, replicas in one
+// process): a text is embedded once however many routers describe agents with it.
+const textVectors = new WeakMap<RoutingEncoder, Map<string, Float32Array>>();
 
 interface Profile {
   agent: ChatAgent;
@@ -100,7 +103,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 export class AgentRouter {
   readonly settings: RouterSettings;
   private state?: State;
-  private readonly vectors = new Map<string, Float32Array>();
+  private readonly vectors: Map<string, Float32Array>;
   private readonly messages = new Map<string, Float32Array>();
   private encoderFailed = false;
 
@@ -111,6 +114,9 @@ export class AgentRouter {
     settings: Partial<RouterSettings> = {},
   ) {
     this.settings = { ...DEFAULT_ROUTER_SETTINGS, ...settings };
+    let shared = encoder && textVectors.get(encoder);
+    if (encoder && !shared) textVectors.set(encoder, (shared = new Map()));
+    this.vectors = shared ?? new Map();
   }
 
   /** True when routing uses the sentence encoder (false without one or after it failed to load). */
