@@ -62,7 +62,7 @@ const textVectors = new WeakMap<RoutingEncoder, Map<string, Float32Array>>();
 
 interface Profile {
   agent: ChatAgent;
-  /** Texts that describe the agent by meaning: name and description, tags, then each example request. */
+  /** Texts that describe the agent by meaning: name and description, its scope, tags, then each example request. */
   texts: string[];
 }
 
@@ -74,9 +74,17 @@ interface State {
   embedded: Promise<void>;
 }
 
+/** The persona's first section (what the agent does: "What you do", "How you work", "Scope", ...), plain text. */
+export function agentScope(persona: string): string {
+  const m = /^## .*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(persona);
+  return (m?.[1] ?? '').replace(/^\s*[-*]\s+/gm, '').replace(/\s+/g, ' ').trim().slice(0, 800);
+}
+
 /** The texts that describe an agent by meaning. */
 export function agentProfileTexts(agent: ChatAgent): string[] {
   const texts = [`${agent.name}: ${agent.description}`];
+  const scope = agentScope(agent.persona);
+  if (scope) texts.push(scope);
   if (agent.tags?.length) texts.push(agent.tags.map((t) => t.replace(/-/g, ' ')).join(', '));
   for (const e of agent.examples ?? []) texts.push(e);
   return texts;
@@ -90,7 +98,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 
 /**
  * Picks a specialist when the request names none, by meaning: the sentence encoder's vector of the recent user
- * messages against each agent's description, keywords and example requests (best match per agent), plus a
+ * messages against each agent's description, scope (the persona's first section), keywords and example requests (best match per agent), plus a
  * lexical share (BM25 over stemmed words with everyday phrases expanded). Below a confidence floor the
  * generalist answers and a clarifying question names the closest specialists. Without `allow_clinical`, a
  * non-clinical specialist within a narrow margin of a clinical best one is preferred (a tie-break only: the

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { sharedSentenceEncoder } from '@care/sentence-encoder';
-import { AgentRouter, type RoutingEncoder } from '../../src/chat/agent-router';
+import { AgentRouter, agentScope, type RoutingEncoder } from '../../src/chat/agent-router';
 import type { ChatAgent, ChatCatalog } from '../../src/chat/chat-catalog';
 import { LexicalIndex, stems } from '../../src/chat/routing/lexical';
 import { expandSynonyms } from '../../src/chat/routing/synonyms';
@@ -132,6 +132,14 @@ describe('clinical rule and flags', () => {
     expect((await tie.route(['my knee pain after running'], true))!.agent.id).toBe('a-clinical');
     const clear = over([agent('a-clinical', true, 'knee pain after running'), agent('b-plain', false, 'healthy recipes for dinner')]);
     expect((await clear.route(['my knee pain after running'], false))!.agent.id).toBe('a-clinical');
+  });
+});
+
+describe('agent profile', () => {
+  it('takes the scope from the persona\'s first section, as plain text', () => {
+    const persona = 'You are X.\n\n## What you do\n\n- Explain bills.\n- Help with appeals.\n\n## You never\n\n- Give legal advice.';
+    expect(agentScope(persona)).toBe('Explain bills. Help with appeals.');
+    expect(agentScope('You are X, with no sections.')).toBe('');
   });
 });
 
