@@ -26,7 +26,9 @@ async function chatApp(delay) {
   const config = loadAppConfig({ JWT_SECRET: secret, WORKSPACE_WATCH: 'false', LOG_LEVEL: 'error', CHAT_OFFLINE_TOKEN_DELAY_MS: String(delay), CHAT_HEARTBEAT_MS: '15000' });
   const catalog = new CatalogStore({ root: config.WORKSPACE_ROOT ?? path.join(service, 'workspace'), logger });
   await catalog.load();
-  return createApp(createAppDeps({ config, logger, database, catalog }));
+  const deps = createAppDeps({ config, logger, database, catalog });
+  await deps.agentRouter.ready(); // as main does: the routing model loads before serving
+  return createApp(deps);
 }
 
 // The baseline: the same SseWriter, the same number of frames at the same pace, and nothing else (no auth,

@@ -32,6 +32,9 @@ import { createHealthRouter } from './health/health.routes';
 import { ModelsService } from './models/models.service';
 import { createModelsRouter } from './models/models.routes';
 import type { FetchFn } from './models/http-probe';
+import { sharedSentenceEncoder } from '@care/sentence-encoder';
+import { AgentRouter } from './chat/agent-router';
+import { chatCatalogFrom } from './chat/catalog-adapter';
 import { createChatFeature } from './chat/chat.module';
 import type { ChatProvider } from './providers/provider.types';
 import { createConsoleRouter } from './console/console.routes';
@@ -67,6 +70,11 @@ export interface AppDeps {
   chatProvider?: ChatProvider;
   /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams with a final event. */
   streams?: ChatStreamRegistry;
+  /**
+   * Chat routing by meaning (ADR 0415). Its model and agent vectors load in `agentRouter.ready()`, which main and
+   * the test app await before serving, so no request waits for them.
+   */
+  agentRouter: AgentRouter;
 }
 
 /** The parts main (or a test) must supply; the rest of {@link AppDeps} is derived, and any part can be overridden. */
@@ -88,12 +96,21 @@ export function createAppDeps(core: CoreDeps): AppDeps {
   const fetchFn = core.fetch ?? fetch;
   const models = core.models ?? new ModelsService(core.config, fetchFn, now);
   const audit = core.audit ?? new AuditService(core.database, core.logger, clock);
+  const catalogService = core.catalogService ?? new CatalogService(core.catalog);
+  const agentRouter =
+    core.agentRouter ??
+    new AgentRouter(
+      chatCatalogFrom(catalogService, () => core.catalog.snapshot().activeAgents),
+      sharedSentenceEncoder(),
+      core.logger,
+    );
   return {
     ...core,
     clock,
     fetch: fetchFn,
     models,
-    catalogService: core.catalogService ?? new CatalogService(core.catalog),
+    catalogService,
+    agentRouter,
     audit,
     attachments: core.attachments ?? new AttachmentService({ config: core.config, database: core.database, audit, logger: core.logger, clock }),
     verifier: core.verifier ?? createVerifier(core.config),

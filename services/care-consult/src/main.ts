@@ -44,6 +44,8 @@ async function main(): Promise<void> {
     metrics,
     isDraining: () => registry.isDraining(),
   });
+  // The routing model and agent vectors load before the port opens (ADR 0415): no request pays for them.
+  await deps.agentRouter.ready();
   const running = await startServer({
     app: createApp(deps),
     port: config.PORT,

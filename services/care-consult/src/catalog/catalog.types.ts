@@ -22,6 +22,8 @@ export interface AgentRecord {
   tags: string[];
   clinical: boolean;
   version: string;
+  /** Example requests the agent is meant for (front matter `examples`, may be empty); routing reads them. */
+  examples: string[];
   /** The Markdown body: the persona the model is given. */
   persona: string;
   /** Path relative to the workspace root. */

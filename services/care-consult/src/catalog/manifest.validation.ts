@@ -111,9 +111,13 @@ export interface AgentFields {
   tags: string[];
   clinical: boolean;
   version: string;
+  /** Example requests the agent is meant for (routing describes the agent by them); optional. */
+  examples: string[];
 }
 
-const AGENT_KEYS = ['id', 'name', 'description', 'domain', 'category', 'status', 'skills', 'tools', 'tags', 'clinical', 'version'];
+const AGENT_KEYS = ['id', 'name', 'description', 'domain', 'category', 'status', 'skills', 'tools', 'tags', 'clinical', 'version', 'examples'];
+const MAX_EXAMPLES = 40;
+const checkExample = (s: string) => (s.trim().length >= 3 && s.length <= 300 ? undefined : 'must be a request of 3 to 300 characters');
 
 /** Reads and checks the front matter of `agents/<folder>/AGENT.md`. */
 export function readAgentFields(r: FieldReader, folder: string): AgentFields {
@@ -141,7 +145,14 @@ export function readAgentFields(r: FieldReader, folder: string): AgentFields {
     tags: r.list('tags', checkTag, true),
     clinical: r.boolean('clinical'),
     version: r.string('version', { pattern: SEMVER, patternText: 'a semantic version such as 1.0.0' }),
+    examples: readExamples(r),
   };
+}
+
+function readExamples(r: FieldReader): string[] {
+  const examples = r.list('examples', checkExample, true);
+  if (examples.length > MAX_EXAMPLES) r.error('examples', `must list at most ${MAX_EXAMPLES} requests, got ${examples.length}`);
+  return [...new Set(examples.map((e) => e.trim()))];
 }
 
 const SKILL_KEYS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'metadata'];

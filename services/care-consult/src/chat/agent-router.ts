@@ -1,77 +1,313 @@
-import type { TaxonomyTree } from '@care/contracts';
-import { tokenize } from '../providers/builtin/retrieval';
+import type { Logger } from '@care/service-kit';
 import type { ChatAgent, ChatCatalog } from './chat-catalog';
+import { LexicalIndex, stems } from './routing/lexical';
 
-/** Which agent the router chose and how. */
+/** What routing needs from a sentence encoder (`@care/sentence-encoder`'s SentenceEncoder fits): unit vectors. */
+export interface RoutingEncoder {
+  embed(texts: readonly string[]): Promise<number[][]>;
+}
+
+/** Which agent the router chose, how sure it was, and what it would ask when unsure. */
 export interface RouteDecision {
   agent: ChatAgent;
-  via: 'search' | 'taxonomy' | 'default';
+  /** `meaning`: the best-scoring specialist; `fallback`: below the confidence floor, the generalist answers. */
+  via: 'meaning' | 'fallback';
+  /** Combined score of the best specialist (cosine of meaning plus the lexical share), about 0 to 1.3. */
+  confidence: number;
+  /** The next best specialists (at most two), best first. */
+  alternatives: ChatAgent[];
+  /** Below the floor: a short question that asks the person which of the closest specialists they need. */
+  clarify?: string;
 }
 
-// Second category segments of generalist agents, the safe choice when the question gives little to go on.
-const GENERALIST = ['general', 'care-coordination', 'health-literacy'];
-// A non-clinical hit replaces a clinical best hit (without allow_clinical) only when nearly as relevant.
-const CLINICAL_GATE_RATIO = 0.6;
-
-type Node = { subcategories: Record<string, Node> };
-
-function categoryPaths(tree: TaxonomyTree): string[] {
-  const out: string[] = [];
-  const walk = (prefix: string, nodes: Record<string, Node>) => {
-    for (const [name, node] of Object.entries(nodes)) {
-      out.push(`${prefix}.${name}`);
-      walk(`${prefix}.${name}`, node.subcategories);
-    }
-  };
-  for (const [domain, node] of Object.entries(tree.domains)) {
-    out.push(domain);
-    walk(domain, node.categories as Record<string, Node>);
-  }
-  return out;
+/** Tunables of {@link AgentRouter} (defaults chosen on the development routing set, ADR 0415). */
+export interface RouterSettings {
+  /** Below this combined score the generalist answers and a clarifying suggestion is offered. */
+  floor: number;
+  /**
+   * A message with fewer than `shortWords` content words ("hello", "baby", "I have a question") needs this much
+   * meaning similarity to route; one word says too little to choose between close specialists.
+   */
+  shortFloor: number;
+  shortWords: number;
+  /** Weight of the lexical share (BM25 relative to the best agent, scaled by how strong the best match is). */
+  lexicalWeight: number;
+  /** BM25 score at which the lexical side counts fully; weaker matches count proportionally less. */
+  lexicalSaturation: number;
+  /** Without `allow_clinical`, a non-clinical specialist this close to a clinical best one is preferred. */
+  clinicalMargin: number;
+  /** An agent's meaning score is the mean of its best `semanticTopK` text similarities. */
+  semanticTopK: number;
+  /** Weights of the latest user message and the ones before it (latest first). */
+  turnWeights: readonly number[];
 }
 
-function generalistOf(agents: readonly ChatAgent[], prefix: string): ChatAgent | undefined {
-  const inside = agents.filter((a) => a.category === prefix || a.category.startsWith(`${prefix}.`));
-  const depth = (a: ChatAgent) => a.category.split('.').length;
-  return (
-    inside.find((a) => GENERALIST.includes(a.category.split('.')[1] ?? '')) ??
-    [...inside].sort((a, b) => depth(a) - depth(b))[0]
-  );
+export const DEFAULT_ROUTER_SETTINGS: RouterSettings = {
+  floor: 0.45,
+  shortFloor: 0.7,
+  shortWords: 2,
+  lexicalWeight: 0.25,
+  lexicalSaturation: 6,
+  clinicalMargin: 0.015,
+  semanticTopK: 1,
+  turnWeights: [1, 0.5, 0.25],
+};
+
+// Category segments of generalist agents, the safe choice when the question gives too little to go on.
+const GENERALIST = ['care-coordination', 'general', 'health-literacy'];
+const MESSAGE_CACHE = 512;
+// Agent-text vectors per encoder, shared by every router of the process (an app per test, replicas in one
+// process): a text is embedded once however many routers describe agents with it.
+const textVectors = new WeakMap<RoutingEncoder, Map<string, Float32Array>>();
+
+interface Profile {
+  agent: ChatAgent;
+  /** Texts that describe the agent by meaning: name and description, its scope, tags, then each example request. */
+  texts: string[];
+}
+
+interface State {
+  agents: readonly ChatAgent[];
+  profiles: Profile[];
+  lexical: LexicalIndex;
+  /** Resolves when every profile text has a vector (or the encoder failed). */
+  embedded: Promise<void>;
+}
+
+/** The persona's first section (what the agent does: "What you do", "How you work", "Scope", ...), plain text. */
+export function agentScope(persona: string): string {
+  const m = /^## .*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(persona);
+  return (m?.[1] ?? '').replace(/^\s*[-*]\s+/gm, '').replace(/\s+/g, ' ').trim().slice(0, 800);
+}
+
+/** The texts that describe an agent by meaning. */
+export function agentProfileTexts(agent: ChatAgent): string[] {
+  const texts = [`${agent.name}: ${agent.description}`];
+  const scope = agentScope(agent.persona);
+  if (scope) texts.push(scope);
+  if (agent.tags?.length) texts.push(agent.tags.map((t) => t.replace(/-/g, ' ')).join(', '));
+  for (const e of agent.examples ?? []) texts.push(e);
+  return texts;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
 }
 
 /**
- * Picks a specialist when the request names none, following the router persona shipped in the workspace:
- * full-text search over the user's words first (with a clinical gate: without `allow_clinical`, a nearly as
- * relevant non-clinical specialist wins over a clinical one); when nothing matches, the taxonomy category
- * sharing the most words with the question, answered by its generalist; else the navigation generalist.
- * Emergencies never reach here: the safety breaker runs first.
+ * Picks a specialist when the request names none, by meaning: the sentence encoder's vector of the recent user
+ * messages against each agent's description, scope (the persona's first section), keywords and example requests (best match per agent), plus a
+ * lexical share (BM25 over stemmed words with everyday phrases expanded). Below a confidence floor the
+ * generalist answers and a clarifying question names the closest specialists. Without `allow_clinical`, a
+ * non-clinical specialist within a narrow margin of a clinical best one is preferred (a tie-break only: the
+ * clinical flag gates an agent's clinical references, not whether it may answer). Emergencies never reach here.
+ *
+ * Agent vectors are computed once per catalog version (on {@link ready} at start-up, again in the background
+ * after a workspace reload); a request embeds only its own messages, remembered in a small cache so earlier turns
+ * are not embedded again. Without an encoder (or when it cannot load) routing is lexical only.
  */
-export function routeToAgent(catalog: ChatCatalog, userText: string, allowClinical: boolean): RouteDecision | undefined {
-  const agents = catalog.activeAgents();
-  if (!agents.length) return undefined;
-  const query = userText.slice(-2000);
-  const hits = catalog
-    .search(query, 5)
-    .map((h) => ({ score: h.score ?? 0, agent: catalog.agent(h.id) }))
-    .filter((h): h is { score: number; agent: ChatAgent } => !!h.agent && h.agent.status === 'active');
-  if (hits.length) {
-    const [best] = hits;
+export class AgentRouter {
+  readonly settings: RouterSettings;
+  private state?: State;
+  private readonly vectors: Map<string, Float32Array>;
+  private readonly messages = new Map<string, Float32Array>();
+  private encoderFailed = false;
+
+  constructor(
+    private readonly catalog: Pick<ChatCatalog, 'activeAgents'>,
+    private readonly encoder: RoutingEncoder | undefined,
+    private readonly logger?: Pick<Logger, 'warn'>,
+    settings: Partial<RouterSettings> = {},
+  ) {
+    this.settings = { ...DEFAULT_ROUTER_SETTINGS, ...settings };
+    let shared = encoder && textVectors.get(encoder);
+    if (encoder && !shared) textVectors.set(encoder, (shared = new Map()));
+    this.vectors = shared ?? new Map();
+  }
+
+  /** True when routing uses the sentence encoder (false without one or after it failed to load). */
+  get semantic(): boolean {
+    return !!this.encoder && !this.encoderFailed;
+  }
+
+  /** How many distinct agent texts the current catalog is described by (for logs and the benchmark). */
+  get profileTextCount(): number {
+    return new Set(this.current().profiles.flatMap((p) => p.texts)).size;
+  }
+
+  /** Forgets the remembered message vectors (benchmarks measure a first turn with it). */
+  clearMessageCache(): void {
+    this.messages.clear();
+  }
+
+  /** Loads the model and embeds every agent's profile; call at start-up so no request pays for it. */
+  async ready(): Promise<void> {
+    await this.current().embedded;
+  }
+
+  /**
+   * Routes the recent user messages (oldest first, the latest last). Undefined when no agent is active.
+   */
+  async route(recentUserMessages: readonly string[], allowClinical: boolean): Promise<RouteDecision | undefined> {
+    const state = this.current();
+    if (!state.agents.length) return undefined;
+    const turns = recentUserMessages
+      .slice(-this.settings.turnWeights.length)
+      .reverse()
+      .map((text, i) => ({ text: text.slice(-2000), weight: this.settings.turnWeights[i] }))
+      .filter((t) => t.text.trim());
+    const semantic = await this.semanticScores(state, turns);
+    const lexical = this.lexicalScores(state, turns);
+    const scored = state.profiles
+      .map((p, i) => ({ agent: p.agent, score: (semantic?.[i] ?? 0) + lexical[i], meaning: semantic?.[i] ?? 0 }))
+      .sort((a, b) => b.score - a.score || (a.agent.id < b.agent.id ? -1 : 1));
+    const contentWords = new Set(turns.flatMap((t) => stems(t.text))).size;
+    return this.decide(state, scored, allowClinical, !!semantic, contentWords);
+  }
+
+  private decide(
+    state: State,
+    scored: Array<{ agent: ChatAgent; score: number; meaning: number }>,
+    allowClinical: boolean,
+    semantic: boolean,
+    contentWords: number,
+  ): RouteDecision {
+    let best = scored[0];
     if (best.agent.clinical && !allowClinical) {
-      const alt = hits.find((h) => !h.agent.clinical && h.score >= best.score * CLINICAL_GATE_RATIO);
-      if (alt) return { agent: alt.agent, via: 'search' };
+      const plain = scored.find((s) => !s.agent.clinical);
+      if (plain && best.score - plain.score <= this.settings.clinicalMargin) best = plain;
     }
-    return { agent: best.agent, via: 'search' };
+    const alternatives = scored.filter((s) => s !== best).slice(0, 2).map((s) => s.agent);
+    // Lexical-only routing (no encoder) has no cosine part: any word match with enough words to go on.
+    const confident = semantic
+      ? best.score >= this.settings.floor && (contentWords >= this.settings.shortWords || best.meaning >= this.settings.shortFloor)
+      : best.score > 0 && contentWords >= this.settings.shortWords;
+    if (confident) return { agent: best.agent, via: 'meaning', confidence: best.score, alternatives };
+    const generalist = generalistOf(state.agents) ?? best.agent;
+    const closest = [best.agent, ...alternatives].filter((a) => a !== generalist).slice(0, 2);
+    return {
+      agent: generalist,
+      via: 'fallback',
+      confidence: best.score,
+      alternatives: closest,
+      // Too little meaning to name anyone: ask openly; a short but topical message names the two closest.
+      clarify: clarifyingQuestion(best.score >= this.settings.floor ? closest : []),
+    };
   }
-  const words = new Set(tokenize(query));
-  let best: { path: string; score: number } | undefined;
-  for (const path of categoryPaths(catalog.taxonomy())) {
-    const segs = tokenize(path.replace(/[.-]/g, ' '));
-    const matched = segs.filter((s) => words.has(s)).length;
-    // Deeper categories win ties: they are more specific.
-    const score = matched ? matched / segs.length + path.split('.').length * 1e-3 : 0;
-    if (score > 0 && (!best || score > best.score)) best = { path, score };
+
+  private lexicalScores(state: State, turns: Array<{ text: string; weight: number }>): Float64Array {
+    const raw = new Float64Array(state.profiles.length);
+    for (const t of turns) state.lexical.score(t.text, t.weight, raw);
+    let max = 0;
+    for (const v of raw) max = Math.max(max, v);
+    if (max <= 0) return raw;
+    const strength = Math.min(1, max / this.settings.lexicalSaturation);
+    for (let i = 0; i < raw.length; i++) raw[i] = this.settings.lexicalWeight * strength * (raw[i] / max);
+    return raw;
   }
-  const byTaxonomy = best && generalistOf(agents, best.path);
-  if (byTaxonomy) return { agent: byTaxonomy, via: 'taxonomy' };
-  return { agent: generalistOf(agents, 'navigation') ?? agents[0], via: 'default' };
+
+  private async semanticScores(state: State, turns: Array<{ text: string; weight: number }>): Promise<Float64Array | undefined> {
+    if (!this.semantic || !turns.length) return undefined;
+    await state.embedded;
+    const vecs = await this.embedMessages(turns.map((t) => t.text));
+    if (!vecs) return undefined;
+    const q = new Float32Array(vecs[0].length);
+    turns.forEach((t, i) => {
+      for (let d = 0; d < q.length; d++) q[d] += t.weight * vecs[i][d];
+    });
+    const norm = Math.hypot(...q) || 1;
+    for (let d = 0; d < q.length; d++) q[d] /= norm;
+    const out = new Float64Array(state.profiles.length);
+    const k = Math.max(1, this.settings.semanticTopK);
+    state.profiles.forEach((p, i) => {
+      const sims: number[] = [];
+      for (const text of p.texts) {
+        const v = this.vectors.get(text);
+        if (v) sims.push(dot(q, v));
+      }
+      sims.sort((a, b) => b - a);
+      const top = sims.slice(0, k);
+      out[i] = top.length ? top.reduce((a, b) => a + b, 0) / top.length : 0;
+    });
+    return out;
+  }
+
+  private async embedMessages(texts: string[]): Promise<Float32Array[] | undefined> {
+    const missing = [...new Set(texts.filter((t) => !this.messages.has(t)))];
+    if (missing.length) {
+      let vectors: number[][];
+      try {
+        vectors = await this.encoder!.embed(missing);
+      } catch (err) {
+        this.encoderFailed = true;
+        this.logger?.warn({ err }, 'routing: the sentence encoder failed; routing is lexical only from now on');
+        return undefined;
+      }
+      missing.forEach((t, i) => {
+        if (this.messages.size >= MESSAGE_CACHE) this.messages.delete(this.messages.keys().next().value!);
+        this.messages.set(t, Float32Array.from(vectors[i]));
+      });
+    }
+    return texts.map((t) => {
+      const v = this.messages.get(t)!;
+      // Most recently used last, so the oldest entry is evicted first.
+      this.messages.delete(t);
+      this.messages.set(t, v);
+      return v;
+    });
+  }
+
+  private current(): State {
+    const agents = this.catalog.activeAgents();
+    if (this.state && this.state.agents === agents) return this.state;
+    const profiles = agents.map((agent) => ({ agent, texts: agentProfileTexts(agent) }));
+    const lexical = new LexicalIndex(
+      agents.map((a) => ({
+        id: a.id,
+        fields: [
+          { text: a.name, boost: 2 },
+          { text: (a.tags ?? []).join(' ').replace(/-/g, ' '), boost: 2 },
+          { text: a.category.split('.').slice(1).join(' ').replace(/-/g, ' '), boost: 1.5 },
+          { text: a.description, boost: 1 },
+          { text: (a.examples ?? []).join('\n'), boost: 1 },
+        ],
+      })),
+    );
+    const state: State = { agents, profiles, lexical, embedded: Promise.resolve() };
+    state.embedded = this.embedProfiles(profiles);
+    this.state = state;
+    return state;
+  }
+
+  private async embedProfiles(profiles: Profile[]): Promise<void> {
+    if (!this.semantic) return;
+    const missing = [...new Set(profiles.flatMap((p) => p.texts))].filter((t) => !this.vectors.has(t));
+    try {
+      for (let i = 0; i < missing.length; i += 64) {
+        const batch = missing.slice(i, i + 64);
+        const vectors = await this.encoder!.embed(batch);
+        batch.forEach((t, j) => this.vectors.set(t, Float32Array.from(vectors[j])));
+      }
+    } catch (err) {
+      this.encoderFailed = true;
+      this.logger?.warn({ err }, 'routing: the sentence encoder could not load; routing is lexical only');
+    }
+  }
+}
+
+function generalistOf(agents: readonly ChatAgent[]): ChatAgent | undefined {
+  const nav = agents.filter((a) => a.domain === 'navigation');
+  for (const segment of GENERALIST) {
+    const hit = nav.find((a) => a.category.split('.')[1] === segment && a.category.split('.').length === 2);
+    if (hit) return hit;
+  }
+  return nav.sort((a, b) => a.category.split('.').length - b.category.split('.').length)[0] ?? agents[0];
+}
+
+function clarifyingQuestion(closest: ChatAgent[]): string {
+  if (!closest.length) return 'Could you tell me a little more about what you need help with?';
+  const names = closest.map((a) => a.name);
+  return names.length === 1 ? `Is this something for our ${names[0]}?` : `Is this for our ${names[0]} or ${names[1]}? Tell me a bit more.`;
 }

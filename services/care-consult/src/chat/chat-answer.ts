@@ -60,7 +60,9 @@ export async function answerTurn(input: AnswerInput): Promise<string[]> {
     const { record } = await registry.execute({ id: 'save_0', name: 'save_memory', arguments: { text: turn.latest.slice(0, 2000) } }, ctx, emit);
     state.toolCalls.push(record);
   }
-  const suggestions = suggestFollowUps({ question: turn.latest, references, used: state.usedReferences });
+  // Below the routing floor the first chip asks which specialist the person needs (ADR 0415).
+  const followUps = suggestFollowUps({ question: turn.latest, references, used: state.usedReferences });
+  const suggestions = turn.route?.clarify ? [turn.route.clarify, ...followUps].slice(0, 3) : followUps;
   emit({ event: 'suggestions', data: { type: 'suggestions', items: suggestions, suggestions } });
   return suggestions;
 }

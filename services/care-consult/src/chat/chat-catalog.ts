@@ -10,6 +10,9 @@ export interface ChatAgent extends ToolAgent {
   category: string;
   status: string;
   persona: string;
+  /** Example requests the agent is meant for (routing describes the agent by them). */
+  examples?: readonly string[];
+  tags?: readonly string[];
 }
 
 /**

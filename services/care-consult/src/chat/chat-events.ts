@@ -8,6 +8,8 @@ export interface MessageEventData {
   agent_name: string | null;
   /** True when the router chose the agent (no `agent_id` in the request). */
   routed: boolean;
+  /** Routed turns: how sure the router was; `fallback` when the generalist answers below the confidence floor. */
+  routing?: { confidence: number; fallback: boolean; alternatives: string[] };
   provider: string;
   model: string;
   offline: boolean;

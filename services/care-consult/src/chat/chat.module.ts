@@ -14,6 +14,7 @@ import { readSkillReferenceTool } from '../tools/read-skill-reference.tool';
 import { searchCatalogTool } from '../tools/search-catalog.tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { ToolDefinition } from '../tools/tool.types';
+import { AgentRouter } from './agent-router';
 import { chatCatalogFrom } from './catalog-adapter';
 import { createChatRouter, type ChatStreamRegistry } from './chat.routes';
 import { ChatService } from './chat.service';
@@ -37,6 +38,8 @@ export interface ChatFeatureDeps {
   consultMetrics?: CareConsultMetrics;
   /** Where open chat streams register for shutdown. */
   streams?: ChatStreamRegistry;
+  /** The agent router (built and warmed by the app's deps); default: lexical only. */
+  agentRouter?: AgentRouter;
 }
 
 /** The built feature: its router and the parts tests and main may want to reach. */
@@ -70,6 +73,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
   const threads = new ThreadsService(deps.database, config.CHAT_TURN_TIMEOUT_MS + 5000, deps.clock);
   const chat = new ChatService({
     catalog,
+    router: deps.agentRouter ?? new AgentRouter(catalog, undefined, deps.logger),
     provider,
     registry,
     threads,

@@ -3,7 +3,7 @@ import type { ChatRequest } from '@care/contracts';
 import type { ChatProvider } from '../providers/provider.types';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ThreadsService, TurnRecord, TurnStatus } from '../threads/threads.service';
-import { routeToAgent } from './agent-router';
+import type { AgentRouter } from './agent-router';
 import type { ChatCatalog } from './chat-catalog';
 import { DONE_EVENT, type EmitFn } from './chat-events';
 import { answerTurn } from './chat-answer';
@@ -13,6 +13,8 @@ import type { ChatAudit, ChatCaller, ChatSettings, PreparedTurn, RedFlagDetector
 /** Dependencies of {@link ChatService}. */
 export interface ChatServiceDeps {
   catalog: ChatCatalog;
+  /** Picks the specialist when the request names none (ADR 0415). */
+  router: Pick<AgentRouter, 'route'>;
   provider: ChatProvider;
   registry: ToolRegistry;
   threads: ThreadsService;
@@ -44,12 +46,14 @@ export class ChatService {
       throw new AppError('AGENT_NOT_FOUND', `No active agent with id "${request.agent_id}"`, 404);
     }
     const routed = !request.agent_id && !redFlag;
+    let route: PreparedTurn['route'];
     if (routed) {
-      agent = routeToAgent(this.deps.catalog, users.slice(-3).join('\n'), request.allow_clinical === true)?.agent;
+      route = await this.deps.router.route(users.slice(-3), request.allow_clinical === true);
+      agent = route?.agent;
       if (!agent) throw new ServiceUnavailableError('No specialist agent is available', 'NO_AGENTS');
     }
     const lease = request.thread_id ? await this.deps.threads.begin(caller, request.thread_id) : this.deps.threads.beginNew(caller);
-    return { caller, request, latest, agent, routed, redFlag, lease };
+    return { caller, request, latest, agent, routed, route, redFlag, lease };
   }
 
   /** Streams the turn through `emit`; never throws. `signal` aborts when the client disconnects. */
@@ -72,6 +76,13 @@ export class ChatService {
         agent_id: turn.agent?.id ?? null,
         agent_name: turn.agent?.name ?? null,
         routed: turn.routed,
+        ...(turn.route && {
+          routing: {
+            confidence: Math.round(turn.route.confidence * 1000) / 1000,
+            fallback: turn.route.via === 'fallback',
+            alternatives: turn.route.alternatives.map((a) => a.id),
+          },
+        }),
         provider: refusal ? 'safety' : provider.id,
         model: refusal ? 'red-flag-detector' : provider.model,
         offline: refusal ? true : provider.offline,
@@ -150,6 +161,7 @@ export class ChatService {
         status: outcome.status,
         agent_id: turn.agent?.id ?? null,
         routed: turn.routed,
+        route_fallback: turn.route ? turn.route.via === 'fallback' : undefined,
         provider: record.provider,
         model: record.model,
         tool_calls: outcome.state.toolCalls.length,

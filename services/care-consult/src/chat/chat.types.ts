@@ -1,4 +1,5 @@
 import type { ChatRequest } from '@care/contracts';
+import type { RouteDecision } from './agent-router';
 import type { ChatAgent } from './chat-catalog';
 import type { TurnLease } from '../threads/threads.service';
 
@@ -28,6 +29,8 @@ export interface PreparedTurn {
   latest: string;
   agent: ChatAgent | undefined;
   routed: boolean;
+  /** How the router chose (routed turns only): confidence, alternatives, a clarifying question below the floor. */
+  route?: RouteDecision;
   redFlag: RedFlag | null;
   lease: TurnLease;
 }

@@ -1,58 +1,197 @@
 import fc from 'fast-check';
-import { routeToAgent } from '../../src/chat/agent-router';
-import type { ChatCatalog } from '../../src/chat/chat-catalog';
+import { sharedSentenceEncoder } from '@care/sentence-encoder';
+import { AgentRouter, agentScope, type RoutingEncoder } from '../../src/chat/agent-router';
+import type { ChatAgent, ChatCatalog } from '../../src/chat/chat-catalog';
+import { LexicalIndex, stems } from '../../src/chat/routing/lexical';
+import { expandSynonyms } from '../../src/chat/routing/synonyms';
 import { suggestFollowUps } from '../../src/chat/suggestions';
 import { shippedChatCatalog } from './support/catalog';
 
-describe('agent router over the shipped catalog', () => {
+const ids = (agents: readonly ChatAgent[]) => agents.map((a) => a.id);
+
+describe('agent router by meaning over the shipped catalog (real sentence encoder)', () => {
   let catalog: ChatCatalog;
+  let router: AgentRouter;
   beforeAll(async () => {
     catalog = await shippedChatCatalog();
+    router = new AgentRouter(catalog, sharedSentenceEncoder());
+    await router.ready();
+  }, 120_000);
+
+  it('is semantic once ready, with every active agent described by several texts', () => {
+    expect(router.semantic).toBe(true);
+    expect(router.profileTextCount).toBeGreaterThan(catalog.activeAgents().length * 5);
   });
 
   it.each([
-    ['My insurance denied a claim, how do I appeal?', /claims|insurance/],
-    ['I feel anxious all the time and cannot relax', /anxiety|stress|mindful/],
-    ['How much exercise should an older adult get each week?', /activ|aging/],
+    ['My insurance denied a claim, how do I appeal?', /claims/],
+    ['I feel anxious all the time and cannot relax', /anxiety/],
+    ['How much exercise should an older adult get each week?', /activ/],
     ['Where can I get my medical records?', /records/],
-  ])('sends "%s" to a fitting specialist found by search', (question, expected) => {
-    const decision = routeToAgent(catalog, question, false)!;
-    expect(decision.via).toBe('search');
+    ['I keep waking up at night and cannot get back to sleep', /^sleep-coach$/],
+  ])('sends "%s" to a fitting specialist', async (question, expected) => {
+    const decision = (await router.route([question], false))!;
+    expect(decision.via).toBe('meaning');
     expect(decision.agent.id).toMatch(expected);
     expect(decision.agent.status).toBe('active');
   });
 
-  it('prefers a nearly as relevant non-clinical specialist only when clinical information is off', () => {
-    const agent = (id: string, clinical: boolean) => ({ ...catalog.agent('sleep-coach')!, id, clinical });
-    const agents = [agent('clinical-a', true), agent('plain-b', false)];
-    const withScores = (b: number): ChatCatalog => ({
-      ...catalog,
-      activeAgents: () => agents,
-      agent: (id) => agents.find((a) => a.id === id),
-      search: () => [
-        { ...agents[0], score: 10 },
-        { ...agents[1], score: b },
-      ],
-    });
-    expect(routeToAgent(withScores(7), 'q', false)!.agent.id).toBe('plain-b');
-    expect(routeToAgent(withScores(7), 'q', true)!.agent.id).toBe('clinical-a');
-    expect(routeToAgent(withScores(3), 'q', false)!.agent.id).toBe('clinical-a');
+  // The old router let one word capture a message: "baby" -> pregnancy loss, "night" -> shift work,
+  // "steps" -> prior authorization (step therapy), "18 month old" -> active ageing (prefix of "older").
+  it.each([
+    ['my 18 month old has started throwing food on the floor at every meal', 'child-health-educator'],
+    ['how many steps a day should I walk to get fitter?', 'activity-coach'],
+    ['our newborn baby cries after every feed, is that normal in the first weeks?', /child-health-educator|postpartum-educator|pediatric-symptom-guide/],
+    ['I lie awake every night until 3am no matter how tired I am', 'sleep-coach'],
+  ])('is not captured by a single word: "%s"', async (question, expected) => {
+    const decision = (await router.route([question], false))!;
+    expect(decision.agent.id).toMatch(expected);
+    expect(decision.agent.id).not.toMatch(/pregnancy-loss|prior-authorization|active-aging|shift-work/);
   });
 
-  it('falls back to a generalist when no word matches anything', () => {
-    const decision = routeToAgent(catalog, 'zzqx qwv', false)!;
-    expect(decision.via).toBe('default');
-    expect(decision.agent.domain).toBe('navigation');
+  it('reaches grief support for "passed away" and other ways of saying someone died', async () => {
+    for (const q of ['my grandad passed away on Sunday and I keep crying', 'we buried my sister last week and I feel empty']) {
+      expect((await router.route([q], false))!.agent.id).toBe('grief-companion');
+    }
   });
 
-  it('always returns an active agent, whatever the text', () => {
-    fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), (text) => {
-        const decision = routeToAgent(catalog, text, false);
-        expect(decision?.agent.status).toBe('active');
+  it('answers a vague message with the generalist and an open clarifying question (confidence floor)', async () => {
+    for (const q of ['hello', 'I have a question', 'can you help me with something']) {
+      const decision = (await router.route([q], false))!;
+      expect(decision.via).toBe('fallback');
+      expect(decision.agent.id).toBe('care-coordinator');
+      expect(decision.clarify).toMatch(/tell me a (little|bit) more/i);
+      expect(decision.confidence).toBeLessThan(router.settings.floor + router.settings.lexicalWeight + 1);
+    }
+  });
+
+  it('asks which of the two closest specialists a one-word topic means instead of guessing', async () => {
+    const decision = (await router.route(['baby'], false))!;
+    expect(decision.via).toBe('fallback');
+    expect(decision.agent.id).toBe('care-coordinator');
+    expect(decision.alternatives).toHaveLength(2);
+    for (const a of decision.alternatives) expect(decision.clarify).toContain(a.name);
+  });
+
+  it('reads earlier user messages with less weight than the latest', async () => {
+    const decision = (await router.route(['My mum has dementia and lives with us', 'I am exhausted and snapping at everyone, I need a break from caring'], false))!;
+    expect(decision.agent.id).toBe('caregiver-support-companion');
+  });
+
+  it('embeds a message once: an earlier turn is not embedded again', async () => {
+    const calls: string[][] = [];
+    const encoder = sharedSentenceEncoder();
+    const counting: RoutingEncoder = { embed: (texts) => (calls.push([...texts]), encoder.embed(texts)) };
+    const r = new AgentRouter({ activeAgents: () => catalog.activeAgents().slice(0, 3) }, counting);
+    await r.ready();
+    calls.length = 0;
+    await r.route(['my knee is swollen after football'], false);
+    await r.route(['my knee is swollen after football', 'can I walk on it?'], false);
+    expect(calls).toEqual([['my knee is swollen after football'], ['can I walk on it?']]);
+  }, 60_000);
+
+  it('always returns an active agent, and a clarifying question whenever it falls back', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 200 }), async (text) => {
+        const decision = (await router.route([text], false))!;
+        expect(decision.agent.status).toBe('active');
+        if (decision.via === 'fallback') expect(decision.clarify).toBeTruthy();
+        else expect(decision.via).toBe('meaning');
       }),
-      { numRuns: 100 },
+      { numRuns: 40 },
     );
+  }, 60_000);
+});
+
+describe('clinical rule and flags', () => {
+  it('gives a clinical flag only to agents whose skills hold clinical references (the flag gates those reads)', async () => {
+    const catalog = await shippedChatCatalog();
+    for (const agent of catalog.activeAgents().filter((a) => a.clinical)) {
+      const flags = await Promise.all(agent.skills.map(async (s) => (await catalog.readSkill(s))?.clinical));
+      expect({ agent: agent.id, clinicalSkill: flags.includes(true) }).toEqual({ agent: agent.id, clinicalSkill: true });
+    }
+  });
+
+  const agent = (id: string, clinical: boolean, description: string): ChatAgent => ({
+    id,
+    name: id,
+    description,
+    domain: 'wellness',
+    category: `wellness.${id}`,
+    status: 'active',
+    persona: 'You are a test agent.',
+    clinical,
+    tools: [],
+    skills: [],
+  });
+  const over = (agents: ChatAgent[]) => new AgentRouter({ activeAgents: () => agents }, undefined);
+
+  it('without allow_clinical prefers a non-clinical specialist only when it is as good (a tie-break, not a swap)', async () => {
+    const tie = over([agent('a-clinical', true, 'knee pain after running'), agent('b-plain', false, 'knee pain after running')]);
+    expect((await tie.route(['my knee pain after running'], false))!.agent.id).toBe('b-plain');
+    expect((await tie.route(['my knee pain after running'], true))!.agent.id).toBe('a-clinical');
+    const clear = over([agent('a-clinical', true, 'knee pain after running'), agent('b-plain', false, 'healthy recipes for dinner')]);
+    expect((await clear.route(['my knee pain after running'], false))!.agent.id).toBe('a-clinical');
+  });
+});
+
+describe('agent profile', () => {
+  it('takes the scope from the persona\'s first section, as plain text', () => {
+    const persona = 'You are X.\n\n## What you do\n\n- Explain bills.\n- Help with appeals.\n\n## You never\n\n- Give legal advice.';
+    expect(agentScope(persona)).toBe('Explain bills. Help with appeals.');
+    expect(agentScope('You are X, with no sections.')).toBe('');
+  });
+});
+
+describe('lexical side of routing (stems and everyday phrases)', () => {
+  it('stems with Porter2 so word forms meet, and drops stop words', () => {
+    expect(stems('vaccinated vaccinations')).toEqual([stems('vaccination')[0], stems('vaccination')[0]]);
+    expect(stems('How do I get my medications?')).toEqual(stems('medication'));
+  });
+
+  it('expands "passed away" to the grief words the catalog uses', () => {
+    expect(expandSynonyms('my dad passed away').join(' ')).toMatch(/grief/);
+    expect(expandSynonyms('he passed the exam')).toEqual([]);
+  });
+
+  it('matches whole stems only: "steps" does not reach "step-therapy" and "old" does not reach "older"', () => {
+    const index = new LexicalIndex([
+      { id: 'prior', fields: [{ text: 'step therapy prior authorization', boost: 1 }] },
+      { id: 'aging', fields: [{ text: 'older adults balance', boost: 1 }] },
+      { id: 'activity', fields: [{ text: 'walking exercise fitness', boost: 1 }] },
+    ]);
+    const score = (q: string) => Object.fromEntries([...index.score(q)].map((s, i) => [index.ids[i], s]));
+    expect(score('18 month old').aging).toBe(0);
+    expect(score('how many steps').prior).toBeGreaterThan(0); // "steps" and "step" share a stem ...
+    expect(score('my grandad passed away')).toMatchObject({ prior: 0, activity: 0 });
+  });
+
+  it('routes "passed away" to grief without the sentence encoder too (lexical only)', async () => {
+    const catalog = await shippedChatCatalog();
+    const router = new AgentRouter(catalog, undefined);
+    expect(router.semantic).toBe(false);
+    expect((await router.route(['my mother passed away in March'], false))!.agent.id).toBe('grief-companion');
+  });
+
+  it('goes on lexically when the encoder cannot load, and says so in the log', async () => {
+    const catalog = await shippedChatCatalog();
+    const warnings: unknown[] = [];
+    const broken: RoutingEncoder = { embed: () => Promise.reject(new Error('model files missing')) };
+    const router = new AgentRouter(catalog, broken, { warn: (o: unknown) => warnings.push(o) });
+    await router.ready();
+    expect(router.semantic).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect((await router.route(['my insurance denied my claim, how do I appeal'], false))!.agent.id).toBe('claims-appeals-helper');
+  });
+
+  it('rebuilds its agent profiles when the catalog reloads', async () => {
+    let agents: ChatAgent[] = [
+      { ...(await shippedChatCatalog()).agent('sleep-coach')!, id: 'only-sleep' },
+    ];
+    const router = new AgentRouter({ activeAgents: () => agents }, undefined);
+    expect(ids([(await router.route(['insurance claim denied appeal'], false))!.agent])).toEqual(['only-sleep']);
+    agents = [...agents, { ...(await shippedChatCatalog()).agent('claims-appeals-helper')!, id: 'new-claims' }];
+    expect((await router.route(['insurance claim denied appeal'], false))!.agent.id).toBe('new-claims');
   });
 });
 

@@ -51,6 +51,17 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
     expect(names(frames).at(-1)).toBe('done');
   });
 
+  it('below the routing floor answers with the generalist and offers a clarifying question as the first suggestion', async () => {
+    const { frames } = await chat(ctx.app, token, ask('I have a question'));
+    expect(frames[0].json).toMatchObject({ routed: true, agent_id: 'care-coordinator', routing: { fallback: true, alternatives: expect.any(Array) } });
+    const suggestions = frames.find((f) => f.event === 'suggestions')!.json;
+    expect(suggestions.items[0]).toMatch(/tell me a (little|bit) more/i);
+    expect(suggestions.items.length).toBeLessThanOrEqual(3);
+    const confident = await chat(ctx.app, token, ask('My insurance denied my claim, how do I appeal?'));
+    expect(confident.frames[0].json).toMatchObject({ agent_id: 'claims-appeals-helper', routing: { fallback: false } });
+    expect(confident.frames.find((f) => f.event === 'suggestions')!.json.items.join(' ')).not.toMatch(/tell me a (little|bit) more/i);
+  });
+
   it('refuses a clinical reference without allow_clinical (allowed: false) and reads it with allow_clinical', async () => {
     const q = 'What are the warning signs of a heart attack in women?';
     const off = await chat(ctx.app, token, ask(q, { agent_id: 'cardiology-guide' }));

@@ -75,6 +75,8 @@ export async function createTestContext(opts: TestContextOptions = {}): Promise<
   const catalog = new CatalogStore({ root: config.WORKSPACE_ROOT!, logger });
   await catalog.load();
   const deps = createAppDeps({ config, logger, database, catalog, ...opts.overrides });
+  await deps.agentRouter.ready(); // as main does before listening: no request waits for the routing model
+
   return {
     app: createApp(deps),
     deps,
