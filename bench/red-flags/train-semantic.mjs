@@ -1,8 +1,11 @@
-// Trains the semantic stage of the red-flag screen: a multinomial logistic regression over Universal Sentence
-// Encoder lite vectors, on services/care-consult/data/red-flags/labelled.jsonl + train.jsonl (never holdout,
-// never the blind sets), then picks the two thresholds and the veto level on blind-dev.jsonl (the dev set the
-// issue allows tuning on) and writes data/red-flags/semantic-model.json.
-// Run after building:  pnpm --filter @care/care-consult... run build && node bench/red-flags/train-semantic.mjs
+// Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
+// logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
+// services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + blind-dev.jsonl (never holdout.jsonl, never
+// blind-final). Thresholds and the veto level are picked by 5-fold cross-validation on blind-dev (each fold scored
+// by a model trained without it); the shipped model is then trained on everything. Writes
+// data/red-flags/semantic-model.json and semantic-exemplars.bin.
+// Run after building:  pnpm --filter @care/care-consult run build && node bench/red-flags/train-semantic.mjs
+// Options: --cache FILE keeps vectors between runs while iterating.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +21,8 @@ const { sharedSentenceEncoder } = require(resolve(svc, 'node_modules/@care/sente
 
 const TRAIN_FILES = ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl'];
 const FOLDS = 5;
+const KNN_K = 7;
+const KNN_TEMPERATURE = 20;
 const EPOCHS = Number(process.env.EPOCHS ?? 300);
 const L2 = Number(process.env.L2 ?? 1e-5);
 const RATE = 0.05;
@@ -106,6 +111,16 @@ async function train(rows) {
     }
   }
   const round = (x) => Math.round(x * 1e5) / 1e5;
+  // Exemplars for the neighbour vote: the training vectors, int8 with one scale per vector.
+  const scales = X.map((x) => Math.max(...x.map(Math.abs)) / 127 || 1);
+  const bytes = new Int8Array(X.length * D);
+  const exemplars = new Float32Array(X.length * D);
+  X.forEach((x, n) => {
+    for (let i = 0; i < D; i++) {
+      bytes[n * D + i] = Math.round(x[i] / scales[n]);
+      exemplars[n * D + i] = bytes[n * D + i] * scales[n];
+    }
+  });
   return {
     dimension: D,
     classes: [...classes],
@@ -114,6 +129,11 @@ async function train(rows) {
     messageThreshold: 0.5,
     sentenceThreshold: 0.5,
     vetoBelow: 0,
+    knn: { k: KNN_K, temperature: KNN_TEMPERATURE },
+    exemplarClasses: rows.map((r) => r.y),
+    exemplarScales: scales,
+    exemplars,
+    bytes,
     trainedOn: trainedOnHash(),
   };
 }
@@ -137,12 +157,12 @@ for (let f = 0; f < FOLDS; f++) {
 const rules = dev.map((c) => safety.detectRedFlag(c.text, c.context) !== null);
 let best = null;
 const grid = [];
-for (let t = 0.05; t <= 0.951; t += 0.025) grid.push(Math.round(t * 1000) / 1000);
+for (let t = 0.05; t <= 0.991; t += 0.025) grid.push(Math.round(t * 1000) / 1000);
 const emergencies = dev.filter((c) => c.label !== null).length;
 const negatives = dev.length - emergencies;
-for (const veto of [0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]) {
+for (const veto of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
   for (const mt of grid) {
-    for (const st of grid) {
+    for (const st of [...grid, 1.01]) {
       if (st < mt) continue;
       let tp = 0;
       let fp = 0;
@@ -167,7 +187,9 @@ const model = await train(rowsOf([...base, ...dev]));
 model.messageThreshold = best.mt;
 model.sentenceThreshold = best.st;
 model.vetoBelow = best.veto;
-writeFileSync(resolve(svc, 'data/red-flags/semantic-model.json'), `${JSON.stringify(model)}\n`);
+const { exemplars: _vectors, bytes, ...shipped } = model;
+writeFileSync(resolve(svc, 'data/red-flags/semantic-model.json'), `${JSON.stringify(shipped)}\n`);
+writeFileSync(resolve(svc, 'data/red-flags/semantic-exemplars.bin'), Buffer.from(bytes.buffer));
 console.log('wrote data/red-flags/semantic-model.json');
 
 function trainedOnHash() {

@@ -5,7 +5,8 @@ export { RED_FLAG_ADVICE } from './red-flag-advice';
 export { RedFlagScreen, RedFlagScreenUnavailableError, type RedFlagScreenOptions, type TextEmbedder } from './red-flag-screen';
 export {
   SEMANTIC_CLASSES,
-  classifySegments,
+  classProbabilities,
+  scoreSegments,
   loadSemanticModel,
   segmentConversation,
   splitSentences,

@@ -2,9 +2,8 @@ import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import { RED_FLAG_ADVICE } from './red-flag-advice';
 import { detectRedFlag } from './red-flag-detector';
 import {
-  classProbabilities,
-  classifySegments,
   loadSemanticModel,
+  scoreSegments,
   segmentConversation,
   type SemanticModel,
 } from './red-flag-semantic';
@@ -68,12 +67,8 @@ export class RedFlagScreen {
     } catch (err) {
       throw new RedFlagScreenUnavailableError(err);
     }
-    if (rule) {
-      const noneIndex = this.model.classes.length - 1;
-      const highest = Math.max(...vectors.map((v) => 1 - classProbabilities(this.model, v)[noneIndex]!));
-      if (highest >= this.model.vetoBelow) return rule;
-    }
-    const verdict = classifySegments(this.model, segments, vectors);
+    const { verdict, highest } = scoreSegments(this.model, segments, vectors);
+    if (rule && highest >= this.model.vetoBelow) return rule;
     if (!verdict) return null;
     return {
       category: verdict.category,
