@@ -56,7 +56,7 @@ export class RedFlagScreen {
   /** Screens one request. Throws {@link RedFlagScreenUnavailableError} instead of letting it through unscreened. */
   async screen(latestUserMessage: string, earlierUserMessages: readonly string[] = []): Promise<RedFlagHit | null> {
     const latest = typeof latestUserMessage === 'string' ? latestUserMessage : '';
-    const earlier = earlierUserMessages.filter((m): m is string => typeof m === 'string');
+    const earlier = Array.isArray(earlierUserMessages) ? earlierUserMessages.filter((m): m is string => typeof m === 'string') : [];
     const rule = detectRedFlag(latest, earlier);
     const segments = segmentConversation(latest, earlier);
     if (segments.length === 0) return rule;
