@@ -170,12 +170,13 @@ export function neighbourProbabilities(model: SemanticModel, vector: readonly nu
   if (!exemplars || n === 0) return out;
   const d = model.dimension;
   const k = Math.min(model.knn.k, n);
+  const query = Float32Array.from({ length: d }, (_, i) => vector[i] ?? 0);
   const topSim = new Float64Array(k).fill(-Infinity);
   const topIdx = new Int32Array(k).fill(-1);
   for (let e = 0; e < n; e++) {
     let s = 0;
     const base = e * d;
-    for (let i = 0; i < d; i++) s += exemplars[base + i]! * (vector[i] ?? 0);
+    for (let i = 0; i < d; i++) s += exemplars[base + i]! * query[i]!;
     if (s <= topSim[k - 1]!) continue;
     let j = k - 1;
     while (j > 0 && topSim[j - 1]! < s) {

@@ -89,6 +89,14 @@ describe('RedFlagScreen', () => {
     expect(hit?.category).toBe('stroke_fast');
   });
 
+  it.each([
+    'does a crushing chest pain always mean a heart attack? revising for my nursing finals',
+    'where is the best spot for a carbon monoxide alarm in a flat',
+  ])('lets the classifier overrule a rule hit on a study or planning question: %s', async (text) => {
+    expect(detectRedFlag(text)).not.toBeNull();
+    expect(await screen.screen(text)).toBeNull();
+  });
+
   it('answers ordinary questions', async () => {
     for (const text of ['can you suggest a sleep routine?', 'what foods are high in iron', 'thanks, that helps a lot!']) {
       expect(await screen.screen(text)).toBeNull();
