@@ -98,7 +98,14 @@ describe('RedFlagScreen', () => {
   });
 
   it('answers ordinary questions', async () => {
-    for (const text of ['can you suggest a sleep routine?', 'what foods are high in iron', 'thanks, that helps a lot!']) {
+    for (const text of [
+      'can you suggest a sleep routine?',
+      'what foods are high in iron',
+      'thanks, that helps a lot!',
+      "I'm a postman and walk ten miles a day, my feet hurt",
+      'I drive a delivery van on night shifts',
+      'my grandson is visiting this weekend, what healthy snacks can we bake',
+    ]) {
       expect(await screen.screen(text)).toBeNull();
     }
   });
