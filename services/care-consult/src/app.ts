@@ -39,7 +39,7 @@ import { createChatFeature } from './chat/chat.module';
 import type { ChatProvider } from './providers/provider.types';
 import { createConsoleRouter } from './console/console.routes';
 import { createThreadsRouter } from './threads/threads.routes';
-import { detectRedFlag } from './safety';
+import { RedFlagScreen } from './safety';
 import { openApiHandler, OPENAPI_PATH } from './openapi/care-consult.openapi';
 import { careConsultMcpEndpoint, MCP_PATH } from './mcp/care-consult.mcp';
 
@@ -68,6 +68,11 @@ export interface AppDeps {
   isDraining: () => boolean;
   /** Overrides the configured chat model (tests, benchmarks); default from LLM_PROVIDER and the keys. */
   chatProvider?: ChatProvider;
+  /**
+   * The emergency screen run on every chat request before any model call. Built (and its sentence encoder
+   * starting to load) with the deps; main and the test app await `redFlagScreen.ready` before serving.
+   */
+  redFlagScreen: RedFlagScreen;
   /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams with a final event. */
   streams?: ChatStreamRegistry;
   /**
@@ -115,6 +120,7 @@ export function createAppDeps(core: CoreDeps): AppDeps {
     attachments: core.attachments ?? new AttachmentService({ config: core.config, database: core.database, audit, logger: core.logger, clock }),
     verifier: core.verifier ?? createVerifier(core.config),
     isDraining: core.isDraining ?? (() => false),
+    redFlagScreen: core.redFlagScreen ?? new RedFlagScreen(),
     health:
       core.health ??
       new HealthService({
@@ -158,7 +164,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(createModelsRouter(deps));
   api.use(createAuditRouter(deps));
   api.use(createAttachmentsRouter(deps));
-  const chat = createChatFeature({ ...deps, detectRedFlag, provider: deps.chatProvider, consultMetrics });
+  const screen = deps.redFlagScreen;
+  const chat = createChatFeature({ ...deps, detectRedFlag: (latest, recent) => screen.screen(latest, recent), provider: deps.chatProvider, consultMetrics });
   api.use(createThreadsRouter({ threads: chat.threads }));
   api.use(chat.router);
   app.use('/api', api);

@@ -44,6 +44,10 @@ async function main(): Promise<void> {
     metrics,
     isDraining: () => registry.isDraining(),
   });
+  // The emergency screen's sentence encoder loads before the first request can arrive (and start-up fails if
+  // it cannot load: chat must never run unscreened).
+  await deps.redFlagScreen.ready;
+  registry.register('redFlagScreen', () => deps.redFlagScreen.ready);
   // The routing model and agent vectors load before the port opens (ADR 0415): no request pays for them.
   await deps.agentRouter.ready();
   const running = await startServer({

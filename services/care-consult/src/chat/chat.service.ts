@@ -40,7 +40,7 @@ export class ChatService {
       throw new ValidationError('The conversation needs a user message', [{ pointer: '/messages', detail: 'must contain a non-empty user message' }]);
     }
     const recent = users.slice(-1 - this.deps.settings.recentUserMessages, -1);
-    const redFlag = this.deps.detectRedFlag(latest, recent);
+    const redFlag = await this.screen(latest, recent);
     let agent = request.agent_id ? this.deps.catalog.agent(request.agent_id) : undefined;
     if (request.agent_id && (!agent || agent.status !== 'active')) {
       throw new AppError('AGENT_NOT_FOUND', `No active agent with id "${request.agent_id}"`, 404);
@@ -54,6 +54,17 @@ export class ChatService {
     }
     const lease = request.thread_id ? await this.deps.threads.begin(caller, request.thread_id) : this.deps.threads.beginNew(caller);
     return { caller, request, latest, agent, routed, route, redFlag, lease };
+  }
+
+  // Every request is screened before anything else can reach a model; a screen that cannot run is a 503,
+  // never a request let through unscreened.
+  private async screen(latest: string, recent: string[]): Promise<PreparedTurn['redFlag']> {
+    try {
+      return await this.deps.detectRedFlag(latest, recent);
+    } catch (err) {
+      this.deps.logger.error({ err }, 'red-flag screen failed; the request is refused');
+      throw new ServiceUnavailableError('The safety screen is not available; please try again shortly', 'SAFETY_SCREEN_UNAVAILABLE');
+    }
   }
 
   /** Streams the turn through `emit`; never throws. `signal` aborts when the client disconnects. */

@@ -12,8 +12,11 @@ export interface RedFlag {
   matched: string;
 }
 
-/** The safety module's detector: latest user message plus the few before it. */
-export type RedFlagDetector = (latest: string, recent?: string[]) => RedFlag | null;
+/**
+ * The safety screen: latest user message plus the user turns before it. May be asynchronous (the semantic
+ * stage embeds text); it throws rather than let a request through unscreened.
+ */
+export type RedFlagDetector = (latest: string, recent?: string[]) => RedFlag | null | Promise<RedFlag | null>;
 
 /** The verified caller. */
 export interface ChatCaller {

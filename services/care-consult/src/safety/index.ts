@@ -2,6 +2,17 @@
 // used by the tests and bench/red-flags.
 export { detectRedFlag } from './red-flag-detector';
 export { RED_FLAG_ADVICE } from './red-flag-advice';
+export { RedFlagScreen, RedFlagScreenUnavailableError, type RedFlagScreenOptions, type TextEmbedder } from './red-flag-screen';
+export {
+  SEMANTIC_CLASSES,
+  classProbabilities,
+  scoreSegments,
+  loadSemanticModel,
+  segmentConversation,
+  splitSentences,
+  type SemanticModel,
+  type Segment,
+} from './red-flag-semantic';
 export {
   RED_FLAG_CATEGORIES,
   isRedFlagCategory,

@@ -75,6 +75,7 @@ export async function createTestContext(opts: TestContextOptions = {}): Promise<
   const catalog = new CatalogStore({ root: config.WORKSPACE_ROOT!, logger });
   await catalog.load();
   const deps = createAppDeps({ config, logger, database, catalog, ...opts.overrides });
+  await deps.redFlagScreen.ready; // as main does: the model loads before the first request, never during it
   await deps.agentRouter.ready(); // as main does before listening: no request waits for the routing model
 
   return {

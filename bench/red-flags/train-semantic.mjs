@@ -1,0 +1,199 @@
+// Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
+// logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
+// services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + blind-dev.jsonl (never holdout.jsonl, never
+// blind-final). Thresholds and the veto level are picked by 5-fold cross-validation on blind-dev (each fold scored
+// by a model trained without it); the shipped model is then trained on everything. Writes
+// data/red-flags/semantic-model.json and semantic-exemplars.bin.
+// Run after building:  pnpm --filter @care/care-consult run build && node bench/red-flags/train-semantic.mjs
+// Options: --cache FILE keeps vectors between runs while iterating.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const svc = resolve(here, '../../services/care-consult');
+const safety = require(resolve(svc, 'dist/safety/index.js'));
+const semantic = require(resolve(svc, 'dist/safety/red-flag-semantic.js'));
+const { sharedSentenceEncoder } = require(resolve(svc, 'node_modules/@care/sentence-encoder'));
+
+const TRAIN_FILES = ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl'];
+const FOLDS = 5;
+const KNN_K = 7;
+const KNN_TEMPERATURE = 20;
+const EPOCHS = Number(process.env.EPOCHS ?? 300);
+const L2 = Number(process.env.L2 ?? 1e-5);
+const RATE = 0.05;
+// Class weights: a missed emergency costs more than a needless refusal.
+const NONE_WEIGHT = 1;
+const EMERGENCY_WEIGHT = Number(process.env.EW ?? 2);
+const MAX_DEV_FPR = 0.02;
+
+const encoder = sharedSentenceEncoder();
+await encoder.warm();
+const classes = semantic.SEMANTIC_CLASSES;
+const classIndex = new Map(classes.map((c, i) => [c, i]));
+
+// --cache FILE keeps vectors between runs while iterating (never committed).
+const cacheArg = process.argv.indexOf('--cache');
+const cachePath = cacheArg >= 0 ? process.argv[cacheArg + 1] : undefined;
+const cache = new Map(cachePath && existsSync(cachePath) ? Object.entries(JSON.parse(readFileSync(cachePath, 'utf8'))) : []);
+async function embedAll(texts) {
+  const missing = [...new Set(texts.filter((t) => !cache.has(t)))];
+  for (let i = 0; i < missing.length; i += 32) {
+    const vectors = await encoder.embed(missing.slice(i, i + 32));
+    vectors.forEach((v, j) => cache.set(missing[i + j], v));
+  }
+  if (cachePath && missing.length > 0) writeFileSync(cachePath, JSON.stringify(Object.fromEntries(cache)));
+  return texts.map((t) => cache.get(t));
+}
+
+// Training rows: every message-level segment of every case (the message, and its join with earlier turns);
+// the sentences of a non-emergency are non-emergencies too (a sentence alone must not fire where its message
+// would not).
+function rowsOf(cases) {
+  const rows = [];
+  for (const c of cases) {
+    for (const s of semantic.segmentConversation(c.text, c.context ?? [])) {
+      if (s.kind === 'message' || c.label === null) rows.push({ text: s.text, y: classIndex.get(c.label ?? 'none') });
+    }
+  }
+  return rows;
+}
+
+async function train(rows) {
+  const X = await embedAll(rows.map((r) => r.text));
+  const D = X[0].length;
+  const K = classes.length;
+  const W = Array.from({ length: K }, () => new Float64Array(D));
+  const b = new Float64Array(K);
+  const mW = Array.from({ length: K }, () => new Float64Array(D));
+  const vW = Array.from({ length: K }, () => new Float64Array(D));
+  const mb = new Float64Array(K);
+  const vb = new Float64Array(K);
+  const weightOf = (y) => (y === K - 1 ? NONE_WEIGHT : EMERGENCY_WEIGHT);
+  const totalWeight = rows.reduce((a, r) => a + weightOf(r.y), 0);
+  const scores = new Float64Array(K);
+  for (let t = 1; t <= EPOCHS; t++) {
+    const gW = Array.from({ length: K }, () => new Float64Array(D));
+    const gb = new Float64Array(K);
+    for (let n = 0; n < rows.length; n++) {
+      const x = X[n];
+      for (let k = 0; k < K; k++) {
+        let s = b[k];
+        const w = W[k];
+        for (let i = 0; i < D; i++) s += w[i] * x[i];
+        scores[k] = s;
+      }
+      const max = Math.max(...scores);
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += (scores[k] = Math.exp(scores[k] - max));
+      const wt = weightOf(rows[n].y) / totalWeight;
+      for (let k = 0; k < K; k++) {
+        const g = wt * (scores[k] / sum - (k === rows[n].y ? 1 : 0));
+        gb[k] += g;
+        const gw = gW[k];
+        for (let i = 0; i < D; i++) gw[i] += g * x[i];
+      }
+    }
+    for (let k = 0; k < K; k++) {
+      for (let i = 0; i < D; i++) {
+        const g = gW[k][i] + L2 * W[k][i];
+        mW[k][i] = 0.9 * mW[k][i] + 0.1 * g;
+        vW[k][i] = 0.999 * vW[k][i] + 0.001 * g * g;
+        W[k][i] -= (RATE * (mW[k][i] / (1 - 0.9 ** t))) / (Math.sqrt(vW[k][i] / (1 - 0.999 ** t)) + 1e-8);
+      }
+      mb[k] = 0.9 * mb[k] + 0.1 * gb[k];
+      vb[k] = 0.999 * vb[k] + 0.001 * gb[k] * gb[k];
+      b[k] -= (RATE * (mb[k] / (1 - 0.9 ** t))) / (Math.sqrt(vb[k] / (1 - 0.999 ** t)) + 1e-8);
+    }
+  }
+  const round = (x) => Math.round(x * 1e5) / 1e5;
+  // Exemplars for the neighbour vote: the training vectors, int8 with one scale per vector.
+  const scales = X.map((x) => Math.max(...x.map(Math.abs)) / 127 || 1);
+  const bytes = new Int8Array(X.length * D);
+  const exemplars = new Float32Array(X.length * D);
+  X.forEach((x, n) => {
+    for (let i = 0; i < D; i++) {
+      bytes[n * D + i] = Math.round(x[i] / scales[n]);
+      exemplars[n * D + i] = bytes[n * D + i] * scales[n];
+    }
+  });
+  return {
+    dimension: D,
+    classes: [...classes],
+    weights: W.map((w) => [...w].map(round)),
+    bias: [...b].map(round),
+    messageThreshold: 0.5,
+    sentenceThreshold: 0.5,
+    vetoBelow: 0,
+    knn: { k: KNN_K, temperature: KNN_TEMPERATURE },
+    exemplarClasses: rows.map((r) => r.y),
+    exemplarScales: scales,
+    exemplars,
+    bytes,
+    trainedOn: trainedOnHash(),
+  };
+}
+
+// blind-dev is used two ways: FOLDS-fold cross-validation (each fold scored by a model trained without it)
+// picks the thresholds and gives an honest dev estimate; the shipped model is then trained on all of it.
+const base = TRAIN_FILES.filter((f) => !f.startsWith('blind')).flatMap((f) => safety.loadLabelledFile(f));
+const dev = safety.loadLabelledFile('blind-dev.jsonl');
+const fold = (i) => i % FOLDS;
+const devProbs = new Array(dev.length);
+for (let f = 0; f < FOLDS; f++) {
+  const model = await train(rowsOf([...base, ...dev.filter((_, i) => fold(i) !== f)]));
+  const held = dev.map((c, i) => [c, i]).filter(([, i]) => fold(i) === f);
+  for (const [c, i] of held) {
+    const segs = semantic.segmentConversation(c.text, c.context ?? []);
+    const vectors = await embedAll(segs.map((s) => s.text));
+    devProbs[i] = segs.map((s, j) => ({ kind: s.kind, emergency: 1 - semantic.classProbabilities(model, vectors[j]).at(-1) }));
+  }
+  console.log(`fold ${f + 1}/${FOLDS} trained`);
+}
+const rules = dev.map((c) => safety.detectRedFlag(c.text, c.context) !== null);
+let best = null;
+const grid = [];
+for (let t = 0.05; t <= 0.991; t += 0.025) grid.push(Math.round(t * 1000) / 1000);
+const emergencies = dev.filter((c) => c.label !== null).length;
+const negatives = dev.length - emergencies;
+for (const veto of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
+  for (const mt of grid) {
+    for (const st of [...grid, 1.01]) {
+      if (st < mt) continue;
+      let tp = 0;
+      let fp = 0;
+      dev.forEach((c, i) => {
+        const probs = devProbs[i];
+        const sem = probs.some((p) => p.emergency >= (p.kind === 'sentence' ? st : mt));
+        const maxAll = Math.max(...probs.map((p) => p.emergency));
+        const fired = sem || (rules[i] && maxAll >= veto);
+        if (fired && c.label !== null) tp++;
+        if (fired && c.label === null) fp++;
+      });
+      const r = { veto, mt, st, recall: tp / emergencies, fpr: fp / negatives };
+      if (r.fpr > MAX_DEV_FPR) continue;
+      if (!best || r.recall > best.recall || (r.recall === best.recall && r.fpr < best.fpr)) best = r;
+    }
+  }
+}
+if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify({ devProbs, rules, dev }));
+console.log('cross-validated dev choice:', best);
+if (!best) throw new Error(`no thresholds keep the dev false-positive rate under ${MAX_DEV_FPR}`);
+const model = await train(rowsOf([...base, ...dev]));
+model.messageThreshold = best.mt;
+model.sentenceThreshold = best.st;
+model.vetoBelow = best.veto;
+const { exemplars: _vectors, bytes, ...shipped } = model;
+writeFileSync(resolve(svc, 'data/red-flags/semantic-model.json'), `${JSON.stringify(shipped)}\n`);
+writeFileSync(resolve(svc, 'data/red-flags/semantic-exemplars.bin'), Buffer.from(bytes.buffer));
+console.log('wrote data/red-flags/semantic-model.json');
+
+function trainedOnHash() {
+  const h = createHash('sha256');
+  for (const f of TRAIN_FILES) h.update(readFileSync(resolve(svc, 'data/red-flags', f)));
+  return h.digest('hex');
+}

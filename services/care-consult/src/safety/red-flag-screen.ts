@@ -1,0 +1,80 @@
+import { sharedSentenceEncoder } from '@care/sentence-encoder';
+import { RED_FLAG_ADVICE } from './red-flag-advice';
+import { detectRedFlag } from './red-flag-detector';
+import {
+  loadSemanticModel,
+  scoreSegments,
+  segmentConversation,
+  type SemanticModel,
+} from './red-flag-semantic';
+import type { RedFlagHit } from './red-flag-types';
+
+/** Turns texts into unit vectors; `@care/sentence-encoder` fits. */
+export interface TextEmbedder {
+  warm(): Promise<void>;
+  embed(texts: readonly string[]): Promise<number[][]>;
+}
+
+/** The semantic stage could not run: the request must not reach a model unscreened. */
+export class RedFlagScreenUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('the emergency red-flag screen is not available');
+    this.name = 'RedFlagScreenUnavailableError';
+    Object.defineProperty(this, 'cause', { value: cause });
+  }
+}
+
+/** Options of {@link RedFlagScreen}. */
+export interface RedFlagScreenOptions {
+  embedder?: TextEmbedder;
+  model?: SemanticModel;
+}
+
+/**
+ * The two-stage emergency screen run on every chat request before any model call:
+ * 1. the deterministic rules ({@link detectRedFlag}) on the latest message and the last earlier user turns;
+ * 2. a meaning-based classifier over sentence vectors of the latest message, its sentences, and its join with
+ *    the earlier user turns ({@link classifySegments}).
+ * Either stage can refuse; the classifier can overrule a rule hit only when it is sure the message is not an
+ * emergency (`vetoBelow`, tuned on the dev set). The model loads when the screen is built ({@link ready}):
+ * at start-up, never on a request.
+ */
+export class RedFlagScreen {
+  /** Resolves once the sentence encoder is loaded; rejects if it cannot be (start-up must then fail). */
+  readonly ready: Promise<void>;
+  private readonly embedder: TextEmbedder;
+  private readonly model: SemanticModel;
+
+  constructor(options: RedFlagScreenOptions = {}) {
+    this.embedder = options.embedder ?? sharedSentenceEncoder();
+    this.model = options.model ?? loadSemanticModel();
+    this.ready = this.embedder.warm();
+    // Observed here so an unawaited failure is not an unhandled rejection; callers still see it through ready.
+    this.ready.catch(() => undefined);
+  }
+
+  /** Screens one request. Throws {@link RedFlagScreenUnavailableError} instead of letting it through unscreened. */
+  async screen(latestUserMessage: string, earlierUserMessages: readonly string[] = []): Promise<RedFlagHit | null> {
+    const latest = typeof latestUserMessage === 'string' ? latestUserMessage : '';
+    const earlier = Array.isArray(earlierUserMessages) ? earlierUserMessages.filter((m): m is string => typeof m === 'string') : [];
+    const rule = detectRedFlag(latest, earlier);
+    const segments = segmentConversation(latest, earlier);
+    if (segments.length === 0) return rule;
+    let vectors: number[][];
+    try {
+      await this.ready;
+      vectors = await this.embedder.embed(segments.map((s) => s.text));
+    } catch (err) {
+      throw new RedFlagScreenUnavailableError(err);
+    }
+    const { verdict, highest } = scoreSegments(this.model, segments, vectors);
+    if (rule && highest >= this.model.vetoBelow) return rule;
+    if (!verdict) return null;
+    return {
+      category: verdict.category,
+      reason: 'emergency_red_flag',
+      message: RED_FLAG_ADVICE[verdict.category],
+      matched: `semantic ${verdict.category} p=${verdict.probability.toFixed(2)}`,
+    };
+  }
+}
