@@ -4,6 +4,7 @@ import type { ToolContext } from '../tools/tool.types';
 import type { ChatCatalog } from './chat-catalog';
 import type { EmitFn } from './chat-events';
 import { runModelLoop, type TurnState } from './model-loop';
+import { extractFacts } from '../tools/memory-facts';
 import { buildSystemPrompt } from './prompt';
 import { suggestFollowUps } from './suggestions';
 import type { ChatSettings, PreparedTurn } from './chat.types';
@@ -33,6 +34,7 @@ export async function answerTurn(input: AnswerInput): Promise<string[]> {
     userId: turn.caller.userId,
     threadId: turn.lease.threadId,
     agent,
+    messageId: `${turn.lease.checkpointId}.${lastUserIndex(turn.request.messages)}`,
     allowClinical: turn.request.allow_clinical === true,
     signal,
   };
@@ -56,8 +58,11 @@ export async function answerTurn(input: AnswerInput): Promise<string[]> {
     state,
     emit,
   );
-  if (has('save_memory')) {
-    const { record } = await registry.execute({ id: 'save_0', name: 'save_memory', arguments: { text: turn.latest.slice(0, 2000) } }, ctx, emit);
+  // Only statements worth keeping are saved (ADR 0420): a question or a greeting leaves no memory and no call.
+  const facts = has('save_memory') ? extractFacts(turn.latest) : [];
+  if (facts.length) {
+    const text = facts.map((f) => f.text).join(' ').slice(0, 2000);
+    const { record } = await registry.execute({ id: 'save_0', name: 'save_memory', arguments: { text } }, ctx, emit);
     state.toolCalls.push(record);
   }
   // Below the routing floor the first chip asks which specialist the person needs (ADR 0415).
@@ -65,4 +70,9 @@ export async function answerTurn(input: AnswerInput): Promise<string[]> {
   const suggestions = turn.route?.clarify ? [turn.route.clarify, ...followUps].slice(0, 3) : followUps;
   emit({ event: 'suggestions', data: { type: 'suggestions', items: suggestions, suggestions } });
   return suggestions;
+}
+
+function lastUserIndex(messages: ReadonlyArray<{ role: string }>): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') return i;
+  return -1;
 }

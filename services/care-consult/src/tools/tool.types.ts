@@ -14,6 +14,8 @@ export interface ToolContext {
   tenantId: string;
   userId: string;
   threadId: string;
+  /** The message being answered, as `<checkpoint id>.<index in the conversation>` (provenance of saved facts). */
+  messageId?: string;
   agent: ToolAgent;
   allowClinical: boolean;
   signal: AbortSignal;
