@@ -52,7 +52,7 @@ export function recallMemoryTool(client: MemoryClient): ToolDefinition {
       try {
         const mine = await recallOwn(client, ctx, query, topK);
         const content = mine.length ? mine.map((m) => `- ${m.text}`).join('\n') : 'Nothing relevant was remembered.';
-        return { status: 'success', content, summary: { count: mine.length } };
+        return { status: 'success', content, summary: { count: mine.length }, data: mine };
       } catch (err) {
         return failure(err, ctx, 'recall_memory');
       }

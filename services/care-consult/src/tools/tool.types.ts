@@ -31,6 +31,8 @@ export interface ToolOutcome {
   content: string;
   /** Extra fields of `tool_end.result` (ids, counts, titles), never message text. */
   summary?: Record<string, unknown>;
+  /** Structured result for the engine itself (never sent in a frame or to the model). */
+  data?: unknown;
 }
 
 /** A tool of the registry. */
