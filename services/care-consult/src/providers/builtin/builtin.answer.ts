@@ -173,8 +173,9 @@ export function composeGroundedAnswer(input: {
   const parts: string[] = [];
   if (input.missing === 'denied') {
     parts.push(
-      'Clinical detail was withheld: the clinical reference for this question is only shared when clinical information ' +
-        'is switched on for this conversation (allow_clinical). Here is the general part.',
+      'Clinical detail was withheld: the clinical reference document for this question is only shared when clinical ' +
+        'information is switched on for this conversation. To turn it on, send "allow_clinical": true with the request, ' +
+        'or ask your administrator to set the tenant setting chat.allowClinical to true. Here is the general part.',
     );
   } else if (input.missing === 'failed') {
     parts.push('I could not open the reference document for this question just now.');
@@ -189,6 +190,8 @@ export function composeGroundedAnswer(input: {
       source.kind === 'memory' ? `[${source.n}] your earlier message (memory)` : source.kind === 'kb' ? `[${source.n}] ${source.title} (knowledge base)` : `[${source.n}] ${source.title} (${input.agentName} reference library)`,
     );
     parts.push(`Sources:\n${names.join('\n')}`);
+  } else if (input.missing === 'denied') {
+    if (input.fallback) parts.push(input.fallback);
   } else {
     parts.push(
       "I could not find anything in your organisation's knowledge base, in what you told me before or in my reference " +
