@@ -126,7 +126,7 @@ process.on('exit', stop);
 
 try {
   await Promise.all([waitFor(`${memory.url}/api/v1/system/health`), waitFor(`${consult.url}/api/health`), waitFor(`${auth.url}/actuator/health/liveness`)]);
-  const login = async (email, password) => (await (await call(`${auth.url}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email, password }) })).json()).accessToken;
+  const login = async (email, password) => (await (await call(`${auth.url}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email, password }) })).json()).idToken;
   const adminToken = await login(admin.email, admin.password);
   const tenant = 'medquad-bench';
   await call(`${auth.url}/api/v1/tenants`, { method: 'POST', token: adminToken, body: JSON.stringify({ id: tenant, name: 'MedQuAD bench' }) });
@@ -152,6 +152,7 @@ try {
         const key = `${qa.collection}:${qa.id}`;
         docOf.set(body.id, key);
         for (const p of chunkDocument(title, qa.answer)) passages.push({ key, text: p.text });
+        if (docOf.size % 250 === 0) process.stderr.write(`ingested ${docOf.size}/${corpus.length} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
       }
     }),
   );
