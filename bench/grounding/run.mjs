@@ -44,7 +44,12 @@ function start(name, port, env) {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: path.join(root, 'services', name),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Warnings (e.g. a knowledge-base passage the memory service refused) go to stderr, the first few only.
+  let shown = 0;
+  child.stdout.on('data', (chunk) => {
+    for (const line of String(chunk).split('\n')) if (/"level":(40|50)/.test(line) && shown++ < 5) process.stderr.write(`${name}: ${line.slice(0, 400)}\n`);
   });
   return { name, child, url: `http://127.0.0.1:${port}` };
 }
@@ -92,7 +97,7 @@ function ndcg(gains, ideal, k = 10) {
   return best > 0 ? dcg(gains) / best : 0;
 }
 
-const corpus = readJsonl(corpusFile);
+const corpus = readJsonl(corpusFile).slice(0, Number(process.env.CORPUS_LIMIT ?? Infinity));
 const questions = readJsonl(questionsFile);
 const [pa, pc, pm] = await Promise.all([freePort(), freePort(), freePort()]);
 const jwt = randomBytes(48).toString('base64url');
@@ -148,7 +153,9 @@ try {
         const title = norm(qa.question).slice(0, 300);
         const res = await call(`${auth.url}/api/v1/kb/documents`, { method: 'POST', token, body: JSON.stringify({ title, content: qa.answer }) });
         const body = await res.json();
-        if (res.status !== 201 || body.indexStatus !== 'INDEXED') failed++;
+        if (res.status !== 201 || body.indexStatus !== 'INDEXED') {
+          if (failed++ < 3) process.stderr.write(`not indexed: ${res.status} ${JSON.stringify(body).slice(0, 300)}\n`);
+        }
         const key = `${qa.collection}:${qa.id}`;
         docOf.set(body.id, key);
         for (const p of chunkDocument(title, qa.answer)) passages.push({ key, text: p.text });
@@ -167,6 +174,7 @@ try {
     const t0 = performance.now();
     const res = await call(`${auth.url}/api/v1/chat`, { method: 'POST', token, body: JSON.stringify({ messages: [{ role: 'user', content: q.question }] }) });
     const frames = await readSse(res);
+    if (process.env.DEBUG_BENCH) process.stderr.write(`${res.status} ${JSON.stringify(frames).slice(0, 1500)}\n`);
     rows.firstTokenMs.push(performance.now() - t0);
     const answer = frames.filter((f) => f.event === 'token').map((f) => JSON.parse(f.data).content).join('');
     const sugg = frames.find((f) => f.event === 'suggestions');
@@ -179,6 +187,7 @@ try {
     if (refs.some((ref) => sentencesOf(ref).some((s) => said.includes(s)))) rows.sentence++;
 
     const search = await (await call(`${auth.url}/api/v1/kb/search?limit=10&q=${encodeURIComponent(q.question.slice(0, 1000))}`, { token })).json();
+    if (process.env.DEBUG_BENCH) process.stderr.write(`search ${JSON.stringify(search).slice(0, 600)}\n`);
     const kbDocs = [...new Set((search.items ?? []).map((i) => docOf.get(i.documentId)))].slice(0, 10);
     if ((grade.get(kbDocs[0]) ?? 0) >= 1) rows.kbHit++;
     rows.kbNdcg += ndcg(kbDocs.map((d) => grade.get(d) ?? 0), ideal);
