@@ -42,6 +42,17 @@ export const RecallRequest = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 4000 }),
     topK: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+    /**
+     * Extension (memory ADR 0310): applied by the server inside both searches, before the top K is cut. Only
+     * memories carrying at least one of `tagsAny` (e.g. `user:<id>` for one person's memories, `kb` for
+     * knowledge-base passages) are candidates.
+     */
+    filter: Type.Optional(
+      Type.Object(
+        { tagsAny: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20 }) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

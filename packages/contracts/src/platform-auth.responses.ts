@@ -102,6 +102,20 @@ export const KbDocumentView = Type.Object(
   { additionalProperties: false },
 );
 
+/** GET /api/v1/kb/search: the tenant's best passages (platform-auth ADR 0107). */
+export const KbSearchResult = Type.Object(
+  {
+    query: Type.String(),
+    items: Type.Array(
+      Type.Object(
+        { documentId: Type.String({ format: 'uuid' }), passage: Type.Integer({ minimum: 0 }), title: Type.String(), text: Type.String(), score: Type.Number() },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** GET /actuator: links to the actuator endpoints (Spring HAL shape). */
 export const ActuatorLinks = Type.Object(
   { _links: Type.Record(Type.String(), Type.Object({ href: Type.String(), templated: Type.Boolean() }, { additionalProperties: false })) },

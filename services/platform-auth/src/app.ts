@@ -157,9 +157,23 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api/v1/auth', createAuthRouter(auth));
   app.use('/api/v1/users', createUsersRouter(createUsersService({ db, hasher, audit, clock })));
   app.use('/api/v1/tenants', createTenantsRouter(createTenantsService({ db, audit, clock })));
-  app.use('/api/v1/config', createTenantConfigRouter(createTenantConfigService({ db, clock })));
+  const tenantConfig = createTenantConfigService({ db, clock });
+  app.use('/api/v1/config', createTenantConfigRouter(tenantConfig));
   app.use('/api/v1/workflow', createWorkflowRouter(createWorkflowService({ db, clock })));
   app.use('/api/v1/kb', createKbRouter(createKbService({ db, clock, indexer })));
-  app.use('/api/v1/chat', createChatProxy({ upstream: config.CARE_CONSULT_URL, headersTimeoutMs: config.CHAT_CONNECT_TIMEOUT_MS, logger, streams: deps.streams }));
+  app.use(
+    '/api/v1/chat',
+    createChatProxy({
+      upstream: config.CARE_CONSULT_URL,
+      headersTimeoutMs: config.CHAT_CONNECT_TIMEOUT_MS,
+      logger,
+      streams: deps.streams,
+      tenantChatDefaults: async (tenantId) => {
+        const view = await tenantConfig.get({ tenantId } as Parameters<typeof tenantConfig.get>[0]);
+        const allow = view.settings['chat.allowClinical'];
+        return typeof allow === 'boolean' ? { allowClinical: allow } : {};
+      },
+    }),
+  );
   return finalizeApp(app);
 }

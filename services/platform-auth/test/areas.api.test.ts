@@ -151,7 +151,7 @@ describe.each(engines())('functional areas (%s)', (engine) => {
       const call = memory.calls.find((c) => c.url === '/api/v1/memory/remember' && (c.body as { id: string }).id === `kb:${res.body.id}:0`)!;
       expect(call.headers['x-tenant-id']).toBe('acme');
       expect(call.headers['x-api-key']).toBe('memory-key');
-      expect(call.body).toMatchObject({ type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb', 'asthma'] });
+      expect(call.body).toMatchObject({ type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb', 'asthma', `kbdoc:${res.body.id}`], text: 'Asthma plan\n\nUse the inhaler.' });
       const listed = await request(h.app).get('/api/v1/kb/documents?q=inhaler').set(as(viewer));
       expect(listed.body.items.map((d: { id: string }) => d.id)).toEqual([res.body.id]);
       expect(listed.body.items[0].content).toBeUndefined();
@@ -165,6 +165,56 @@ describe.each(engines())('functional areas (%s)', (engine) => {
       expect(res.status).toBe(201);
       expect(res.body.indexStatus).toBe('FAILED');
       expect((await request(h.app).get(`/api/v1/kb/documents/${res.body.id}`).set(as(viewer))).body).toMatchObject({ content: 'Keep a routine.', indexStatus: 'FAILED' });
+    });
+
+    it('indexes a long document as titled passages of whole sentences, one memory each, and removes them all', async () => {
+      memory.state.status = 201;
+      const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} says one thing about insulin storage. It keeps pens cool before use, number ${i}. Opened pens stay out of the fridge.`);
+      const res = await request(h.app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Insulin storage', content: paragraphs.join('\n\n') });
+      expect(res.body.indexStatus).toBe('INDEXED');
+      const chunks = memory.calls.filter((c) => c.url === '/api/v1/memory/remember' && String((c.body as { id: string }).id).startsWith(`kb:${res.body.id}:`)).map((c) => (c.body as { text: string }).text);
+      expect(chunks.length).toBeGreaterThan(2);
+      for (const text of chunks) {
+        expect(text.startsWith('Insulin storage\n\n')).toBe(true);
+        expect(text.length).toBeLessThanOrEqual('Insulin storage\n\n'.length + 700);
+        expect(text).toMatch(/\.$/);
+      }
+      // Every sentence of the document is in exactly one passage.
+      const bodies = chunks.map((t) => t.slice('Insulin storage\n\n'.length)).join(' ');
+      expect(bodies).toBe(paragraphs.join(' '));
+      await request(h.app).delete(`/api/v1/kb/documents/${res.body.id}`).set(as(user)).expect(204);
+      for (let i = 0; i < chunks.length; i++) {
+        expect(memory.calls.some((c) => c.method === 'DELETE' && c.url === `/api/v1/memory/${encodeURIComponent(`kb:${res.body.id}:${i}`)}`)).toBe(true);
+      }
+    });
+
+    it('searches the tenant knowledge base through the memory service, filtered to kb passages', async () => {
+      const docId = '0b6f7a52-6a43-4a5e-9d55-2f1e3f3f1c11';
+      memory.state.status = 200;
+      memory.state.recall = { results: [
+        { id: `kb:${docId}:1`, text: 'Insulin storage\n\nAn opened pen keeps 28 days at room temperature.', score: 0.8 },
+        { id: 'not-a-kb-memory', text: 'something else', score: 0.5 },
+      ] };
+      const before = memory.calls.length;
+      const res = await request(h.app).get('/api/v1/kb/search?q=opened%20insulin%20pen&limit=3').set(as(viewer));
+      memory.state.recall = undefined;
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ query: 'opened insulin pen', items: [{ documentId: docId, passage: 1, title: 'Insulin storage', text: 'An opened pen keeps 28 days at room temperature.', score: 0.8 }] });
+      const call = memory.calls.slice(before).find((c) => c.url === '/api/v1/memory/recall')!;
+      expect(call.headers['x-tenant-id']).toBe('acme');
+      expect(call.body).toEqual({ query: 'opened insulin pen', topK: 3, filter: { tagsAny: ['kb'] } });
+    });
+
+    it('answers 400 for a missing or blank query and 503 when the memory service fails, calling nothing else', async () => {
+      for (const q of ['', '?q=', '?q=%20%20', '?q=x&limit=0', '?q=x&limit=51', '?q=x&extra=1']) {
+        const r = await request(h.app).get(`/api/v1/kb/search${q}`).set(as(viewer));
+        expect(r.status).toBe(400);
+        expect(r.headers['content-type']).toMatch(/problem\+json/);
+      }
+      memory.state.status = 503;
+      const down = await request(h.app).get('/api/v1/kb/search?q=insulin').set(as(viewer));
+      expect(down.status).toBe(503);
+      expect(down.body.code).toBe('KB_SEARCH_UNAVAILABLE');
     });
   });
 });

@@ -146,4 +146,23 @@ describe('/api/v1/chat forwarding to care-consult', () => {
     }
     expect(seen.length).toBe(before);
   });
+
+  it("applies the tenant setting chat.allowClinical when the request does not set allow_clinical; the request's own value wins", async () => {
+    const admin = await seedUser(t.db, h.hasher, aUser().withRole('TENANT_ADMIN').inTenant(user.tenantId).build());
+    const patch = await request(h.app).patch('/api/v1/config').set('Authorization', bearer(admin)).send({ settings: { 'chat.allowClinical': true } });
+    expect(patch.status).toBe(200);
+    const send = async (body: Record<string, unknown>) => {
+      const before = seen.length;
+      const pending = request(h.app).post('/api/v1/chat').set('Authorization', bearer(user)).send(body).then((r) => r);
+      while (seen.length === before) await new Promise((r) => setTimeout(r, 10));
+      release();
+      await pending;
+      return JSON.parse(seen[seen.length - 1].body);
+    };
+    const messages = [{ role: 'user', content: 'hi' }];
+    expect(await send({ messages })).toEqual({ messages, allow_clinical: true });
+    expect(await send({ messages, allow_clinical: false })).toEqual({ messages, allow_clinical: false });
+    await request(h.app).patch('/api/v1/config').set('Authorization', bearer(admin)).send({ settings: { 'chat.allowClinical': null } }).expect(200);
+    expect(await send({ messages })).toEqual({ messages });
+  });
 });

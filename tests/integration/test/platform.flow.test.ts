@@ -132,6 +132,32 @@ describe('the platform across real processes', () => {
     expect(r.status).toBe(403);
   });
 
+  it('answers from a knowledge-base document uploaded through platform-auth, citing it, and finds it with KB search', async () => {
+    const doc = await json(`${cluster.auth.url}/api/v1/kb/documents`, {
+      method: 'POST',
+      token: userToken,
+      body: JSON.stringify({
+        title: 'Insulin pen storage',
+        content: 'Keep unopened insulin pens in the fridge.\n\nOnce opened, an insulin pen can be kept at room temperature for up to 28 days. Never freeze insulin.',
+      }),
+    });
+    expect(doc.status).toBe(201);
+    expect(doc.body.indexStatus).toBe('INDEXED');
+    const search = await json(`${cluster.auth.url}/api/v1/kb/search?q=${encodeURIComponent('opened insulin pen room temperature')}`, { token: userToken });
+    expect(search.status).toBe(200);
+    expect(search.body.items[0]).toMatchObject({ documentId: doc.body.id, title: 'Insulin pen storage', text: expect.stringContaining('28 days') });
+    const res = await fetch(`${cluster.auth.url}/api/v1/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'How long can an opened insulin pen stay at room temperature?' }] }),
+    });
+    const frames = await readSse(res);
+    const answer = frames.filter((f) => f.event === 'token').map((f) => JSON.parse(f.data).content).join('');
+    expect(answer).toContain('28 days');
+    const sources = JSON.parse(frames.find((f) => f.event === 'suggestions')!.data).sources;
+    expect(sources[0]).toMatchObject({ kind: 'kb', title: 'Insulin pen storage', document_id: doc.body.id });
+  });
+
   it('indexes a knowledge-base document into the tenant partition of the memory service', async () => {
     const doc = await json(`${cluster.auth.url}/api/v1/kb/documents`, {
       method: 'POST',

@@ -26,13 +26,25 @@ export interface ToolEndEventData {
   reason?: string;
 }
 
+/**
+ * A source the answer cites (ADR 0421), sent with `suggestions` (no new event type): its citation number, kind
+ * (`kb`, `memory`, `skill`), id and title. Never the passage text.
+ */
+export interface CitedSource {
+  n: number;
+  kind: string;
+  id: string;
+  title: string;
+  document_id?: string;
+}
+
 /** Every frame POST /api/chat can send, as event name and data. `error` precedes `done` after a failure. */
 export type ChatEvent =
   | { event: 'message'; data: MessageEventData }
   | { event: 'token'; data: { type: 'token'; content: string } }
   | { event: 'tool_start'; data: { type: 'tool_start'; tool: string; params: Record<string, unknown> } }
   | { event: 'tool_end'; data: ToolEndEventData }
-  | { event: 'suggestions'; data: { type: 'suggestions'; items: string[]; suggestions: string[] } }
+  | { event: 'suggestions'; data: { type: 'suggestions'; items: string[]; suggestions: string[]; sources?: CitedSource[] } }
   | { event: 'refusal'; data: { type: 'refusal'; reason: string; message: string; category: string } }
   | { event: 'error'; data: { type: 'error'; code: string; message: string } }
   | { event: 'done'; data: '[DONE]' };

@@ -65,8 +65,9 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
       catalog,
     );
   const tools: ToolDefinition[] = [readSkillReferenceTool(catalog), searchCatalogTool((q, n) => catalog.search(q, n))];
+  let memory: MemoryClient | undefined;
   if (config.MEMORY_BASE_URL) {
-    const memory = new MemoryClient({ baseUrl: config.MEMORY_BASE_URL, apiKey: config.MEMORY_API_KEY, timeoutMs: config.MEMORY_TIMEOUT_MS, fetchFn: deps.fetch });
+    memory = new MemoryClient({ baseUrl: config.MEMORY_BASE_URL, apiKey: config.MEMORY_API_KEY, timeoutMs: config.MEMORY_TIMEOUT_MS, fetchFn: deps.fetch });
     tools.push(recallMemoryTool(memory), saveMemoryTool(memory));
   }
   const registry = new ToolRegistry(tools);
@@ -76,6 +77,7 @@ export function createChatFeature(deps: ChatFeatureDeps): ChatFeature {
     router: deps.agentRouter ?? new AgentRouter(catalog, undefined, deps.logger),
     provider,
     registry,
+    memory,
     threads,
     audit: deps.audit,
     detectRedFlag: deps.detectRedFlag,

@@ -1,6 +1,7 @@
 import { AppError, ServiceUnavailableError, ValidationError, type Logger } from '@care/service-kit';
 import type { ChatRequest } from '@care/contracts';
 import type { ChatProvider } from '../providers/provider.types';
+import type { MemoryClient } from '../tools/memory.client';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ThreadsService, TurnRecord, TurnStatus } from '../threads/threads.service';
 import type { AgentRouter } from './agent-router';
@@ -17,6 +18,8 @@ export interface ChatServiceDeps {
   router: Pick<AgentRouter, 'route'>;
   provider: ChatProvider;
   registry: ToolRegistry;
+  /** The memory service, when configured: the knowledge-base search of every turn (ADR 0421). */
+  memory?: MemoryClient;
   threads: ThreadsService;
   audit: ChatAudit;
   detectRedFlag: RedFlagDetector;

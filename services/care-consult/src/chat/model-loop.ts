@@ -1,4 +1,4 @@
-import type { ChatProvider, ProviderMessage, ProviderToolCall } from '../providers/provider.types';
+import type { ChatProvider, ProviderGrounding, ProviderMessage, ProviderToolCall } from '../providers/provider.types';
 import type { ToolCallRecord, ToolRegistry } from '../tools/tool-registry';
 import type { ToolContext } from '../tools/tool.types';
 import type { EmitFn } from './chat-events';
@@ -27,6 +27,7 @@ export interface ModelLoopInput {
   /** Model turns that may end in tool calls; one more turn without tools then forces an answer. */
   maxToolRounds: number;
   maxTokens?: number;
+  grounding?: ProviderGrounding;
 }
 
 /**
@@ -49,6 +50,7 @@ export async function runModelLoop(input: ModelLoopInput, state: TurnState, emit
       agent: { id: ctx.agent.id, name: ctx.agent.name, skills: [...ctx.agent.skills] },
       signal: ctx.signal,
       maxTokens: input.maxTokens,
+      grounding: input.grounding,
     });
     for await (const event of stream) {
       if (event.type === 'text' && event.text) {

@@ -1,3 +1,4 @@
+import type { GroundingSource } from '../providers/provider.types';
 import type { SkillReference } from '../providers/skill-library';
 import type { ChatAgent } from './chat-catalog';
 
@@ -9,6 +10,8 @@ export interface PromptInput {
   allowClinical: boolean;
   /** Lines recalled from memory for this person, if any. */
   memories?: string;
+  /** Numbered sources retrieved for this turn (knowledge base, the person's memories). */
+  sources?: GroundingSource[];
 }
 
 /**
@@ -38,5 +41,19 @@ export function buildSystemPrompt(input: PromptInput): string {
     ].join('\n'),
   );
   if (input.memories) parts.push(`## What this person told you before\n${input.memories}`);
+  const sources = input.sources ?? [];
+  if (sources.length) {
+    const list = sources.map((s) => `[${s.n}] ${s.kind === 'memory' ? 'Memory: what this person told you before' : `${s.title} (knowledge base)`}\n${s.text}`);
+    parts.push(
+      [
+        '## Sources for this question',
+        'Answer from these numbered sources. After each statement taken from a source, cite it as [n]. A reference document you read is cited by its title. ' +
+          'If the sources do not answer the question, say so plainly and suggest what to ask a clinician; never fill the gap with unrelated text.',
+        ...list,
+      ].join('\n\n'),
+    );
+  } else {
+    parts.push('## Sources for this question\nNothing in the knowledge base or in this person\'s memories matched this question. If your reference documents do not answer it either, say so plainly and suggest the right specialist or a question for a clinician.');
+  }
   return parts.join('\n\n');
 }

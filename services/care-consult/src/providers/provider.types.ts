@@ -33,6 +33,27 @@ export interface ProviderAgentContext {
   skills: string[];
 }
 
+/** A numbered source of a turn (ADR 0421): a knowledge-base passage, a memory of the person, or a skill reference. */
+export interface GroundingSource {
+  /** Citation number, `[n]` in the answer. */
+  n: number;
+  kind: 'kb' | 'memory' | 'skill';
+  /** Memory id, or `<skill>/<reference>` for a skill reference. */
+  id: string;
+  /** Document title, or a label for a memory. */
+  title: string;
+  text: string;
+  score: number;
+  documentId?: string;
+}
+
+/** What the turn found before the model runs. */
+export interface ProviderGrounding {
+  sources: GroundingSource[];
+  /** Someone better placed to answer, when nothing relevant was found (a specialist agent's name). */
+  specialist?: string;
+}
+
 /** One model call: a system prompt, the conversation, the tools on offer, and the abort signal. */
 export interface ProviderRequest {
   system: string;
@@ -41,6 +62,8 @@ export interface ProviderRequest {
   agent: ProviderAgentContext;
   signal: AbortSignal;
   maxTokens?: number;
+  /** Retrieved sources of the turn (also in the system prompt for hosted models); the offline engine quotes them. */
+  grounding?: ProviderGrounding;
 }
 
 /** What a provider streams back: text chunks, complete tool calls, then one `end`. */

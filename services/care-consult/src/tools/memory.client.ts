@@ -16,10 +16,18 @@ export interface RecalledMemory {
   tier?: string;
   tags?: string[];
   score?: number;
+  /** The signals behind the score (vectorSimilarity, textScore, ...), as the memory service reports them. */
+  signals?: Record<string, unknown>;
+}
+
+/** A server-side recall filter (memory ADR 0310): only memories carrying one of the tags are candidates. */
+export interface RecallFilter {
+  tagsAny: string[];
 }
 
 /** A memory to store. */
 export interface NewMemory {
+  id?: string;
   text: string;
   type: 'EPISODIC' | 'SEMANTIC' | 'PROCEDURAL' | 'WORKING';
   source: 'USER_STATED' | 'AGENT_INFERRED' | 'DOCUMENT' | 'TOOL_OUTPUT' | 'SYSTEM';
@@ -56,9 +64,9 @@ export class MemoryClient {
     return this.baseUrl;
   }
 
-  /** Recall by fused scoring; results as the service ranks them. */
-  async recall(tenantId: string, query: string, topK: number, signal: AbortSignal): Promise<RecalledMemory[]> {
-    const body = await this.post<{ results?: RecalledMemory[] }>(tenantId, '/api/v1/memory/recall', { query, topK }, signal);
+  /** Recall by fused scoring, narrowed by the service to `filter` when given; results as the service ranks them. */
+  async recall(tenantId: string, query: string, topK: number, signal: AbortSignal, filter?: RecallFilter): Promise<RecalledMemory[]> {
+    const body = await this.post<{ results?: RecalledMemory[] }>(tenantId, '/api/v1/memory/recall', { query, topK, ...(filter ? { filter } : {}) }, signal);
     return Array.isArray(body.results) ? body.results : [];
   }
 

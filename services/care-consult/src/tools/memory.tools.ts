@@ -1,4 +1,5 @@
-import { MemoryCallError, type MemoryClient } from './memory.client';
+import { MemoryCallError, type MemoryClient, type RecalledMemory } from './memory.client';
+import { extractFacts } from './memory-facts';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './tool.types';
 
 /** Tag that keeps one user's memories apart from the rest of the tenant partition. */
@@ -19,9 +20,17 @@ function failure(err: unknown, ctx: ToolContext, tool: string): ToolOutcome {
 }
 
 /**
- * `recall_memory`: what this person shared before that relates to the query. The partition is the tenant
- * (memory service design); results are narrowed to the caller's own memories by their user tag.
+ * The caller's own memories that relate to `query`: the memory service filters the tenant partition to the
+ * caller's user tag before it ranks (ADR 0310), so other people's memories never take a place in the top K. The
+ * tag is checked again here, so a memory of someone else can never be shown whatever the service answers.
  */
+export async function recallOwn(client: MemoryClient, ctx: ToolContext, query: string, topK: number): Promise<RecalledMemory[]> {
+  const tag = userTag(ctx.userId);
+  const hits = await client.recall(ctx.tenantId, query, topK, ctx.signal, { tagsAny: [tag] });
+  return hits.filter((m) => m.tags?.includes(tag)).slice(0, topK);
+}
+
+/** `recall_memory`: what this person shared before that relates to the query (their own memories only). */
 export function recallMemoryTool(client: MemoryClient): ToolDefinition {
   return {
     name: 'recall_memory',
@@ -41,11 +50,9 @@ export function recallMemoryTool(client: MemoryClient): ToolDefinition {
       if (!query) return { status: 'invalid', content: 'recall_memory needs a "query"' };
       const topK = Number.isInteger(params.topK) ? Math.min(10, Math.max(1, params.topK as number)) : 5;
       try {
-        // Over-fetch: other users' memories in the tenant partition are dropped below.
-        const all = await client.recall(ctx.tenantId, query, Math.min(100, topK * 4), ctx.signal);
-        const mine = all.filter((m) => m.tags?.includes(userTag(ctx.userId))).slice(0, topK);
+        const mine = await recallOwn(client, ctx, query, topK);
         const content = mine.length ? mine.map((m) => `- ${m.text}`).join('\n') : 'Nothing relevant was remembered.';
-        return { status: 'success', content, summary: { count: mine.length } };
+        return { status: 'success', content, summary: { count: mine.length }, data: mine };
       } catch (err) {
         return failure(err, ctx, 'recall_memory');
       }
@@ -53,14 +60,20 @@ export function recallMemoryTool(client: MemoryClient): ToolDefinition {
   };
 }
 
-/** `save_memory`: stores an episodic memory of what the person said, tagged with user, agent and thread. */
+/**
+ * `save_memory`: stores what this person said about themselves that is worth keeping (ADR 0420): medicines,
+ * allergies, conditions, preferences, goals and circumstances, one semantic USER_STATED memory per statement,
+ * tagged with its owner, its kinds and its provenance (agent, thread, message). Questions, greetings and small
+ * talk are refused (`invalid`), whoever asks to save them, the engine or a model.
+ */
 export function saveMemoryTool(client: MemoryClient): ToolDefinition {
   return {
     name: 'save_memory',
-    description: 'Remember something this person told you, for later conversations.',
+    description:
+      'Remember a fact this person stated about themselves (a medicine, an allergy, a condition, a preference, a goal or a circumstance), for later conversations. Not for questions.',
     parameters: {
       type: 'object',
-      properties: { text: { type: 'string', description: 'What to remember, in one or two sentences' } },
+      properties: { text: { type: 'string', description: 'The statement to remember, in the first person, in one or two sentences' } },
       required: ['text'],
       additionalProperties: false,
     },
@@ -68,10 +81,23 @@ export function saveMemoryTool(client: MemoryClient): ToolDefinition {
     async run(params, ctx) {
       const text = typeof params.text === 'string' ? params.text.trim().slice(0, 2000) : '';
       if (!text) return { status: 'invalid', content: 'save_memory needs a "text"' };
-      const tags = ['chat', userTag(ctx.userId), `agent:${ctx.agent.id}`, `thread:${ctx.threadId}`].map((t) => t.slice(0, 100));
+      const facts = extractFacts(text);
+      if (!facts.length) {
+        return {
+          status: 'invalid',
+          content: 'Not saved: only statements about the person (medicines, allergies, conditions, preferences, goals, circumstances) are remembered, never questions or greetings.',
+          summary: { saved: 0 },
+        };
+      }
+      const provenance = [`agent:${ctx.agent.id}`, `thread:${ctx.threadId}`, ...(ctx.messageId ? [`message:${ctx.messageId}`] : [])];
       try {
-        const id = await client.remember(ctx.tenantId, { text, type: 'EPISODIC', source: 'USER_STATED', tags }, ctx.signal);
-        return { status: 'success', content: 'Saved.', summary: id ? { id } : {} };
+        const ids: string[] = [];
+        for (const fact of facts) {
+          const tags = ['chat', userTag(ctx.userId), ...fact.kinds.map((k) => `fact:${k}`), ...provenance].map((t) => t.slice(0, 100));
+          const id = await client.remember(ctx.tenantId, { text: fact.text, type: 'SEMANTIC', source: 'USER_STATED', tags }, ctx.signal);
+          if (id) ids.push(id);
+        }
+        return { status: 'success', content: `Saved ${facts.length} fact(s).`, summary: { saved: facts.length, ids, kinds: [...new Set(facts.flatMap((f) => f.kinds))] } };
       } catch (err) {
         return failure(err, ctx, 'save_memory');
       }

@@ -14,6 +14,8 @@ export interface ToolContext {
   tenantId: string;
   userId: string;
   threadId: string;
+  /** The message being answered, as `<checkpoint id>.<index in the conversation>` (provenance of saved facts). */
+  messageId?: string;
   agent: ToolAgent;
   allowClinical: boolean;
   signal: AbortSignal;
@@ -29,6 +31,8 @@ export interface ToolOutcome {
   content: string;
   /** Extra fields of `tool_end.result` (ids, counts, titles), never message text. */
   summary?: Record<string, unknown>;
+  /** Structured result for the engine itself (never sent in a frame or to the model). */
+  data?: unknown;
 }
 
 /** A tool of the registry. */

@@ -68,6 +68,11 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
     const denied = off.frames.find((f) => f.event === 'tool_end' && f.json.tool === 'read_skill_reference')!;
     expect(denied.json).toMatchObject({ allowed: false, status: 'denied', reason: 'clinical_not_allowed' });
     expect(text(off.frames)).toMatch(/clinical information is switched on/);
+    // Says plainly what was withheld and how to turn it on, and still gives the general part (the skill summary).
+    expect(text(off.frames)).toMatch(/Clinical detail was withheld/);
+    expect(text(off.frames)).toMatch(/"allow_clinical": true.*chat\.allowClinical/s);
+    expect(text(off.frames)).toMatch(/I can help with:/);
+    expect(text(off.frames)).not.toMatch(/could not find anything/);
     const on = await chat(ctx.app, token, ask(q, { agent_id: 'cardiology-guide', allow_clinical: true }));
     const read = on.frames.find((f) => f.event === 'tool_end' && f.json.tool === 'read_skill_reference')!;
     expect(read.json).toMatchObject({ allowed: true, status: 'success', result: { skill: 'heart-health-education', reference: 'cardiac-warning-signs.md' } });

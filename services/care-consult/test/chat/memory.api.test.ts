@@ -41,6 +41,28 @@ describe('chat with the memory service', () => {
     const back = await chat(ctx.app, owner.token(), ask('night shifts delivery van sleep'));
     expect(toolEnd(back.frames, 'recall_memory').result.count).toBeGreaterThanOrEqual(1);
   });
+
+  it("recalls the caller's own memory although many better-matching memories of others fill the tenant", async () => {
+    const tenant = 'tenant-mem-crowd';
+    const owner = aUser().inTenant(tenant);
+    await chat(ctx.app, owner.token(), ask('I work night shifts in a bakery'));
+    // Twenty-five colleagues state nearly the same thing: more than any top K the chat asks for.
+    for (let i = 0; i < 25; i++) {
+      await chat(ctx.app, aUser().inTenant(tenant).token(), ask(`I work night shifts in a bakery near the station and sleep badly after my shifts ${i}`));
+    }
+    const back = await chat(ctx.app, owner.token(), ask('night shifts bakery station sleep badly after my shifts'));
+    expect(toolEnd(back.frames, 'recall_memory').result.count).toBe(1);
+  }, 120_000);
+
+  it('saves no memory for a question or a greeting (no save call, nothing recalled later)', async () => {
+    const user = aUser().inTenant('tenant-mem-questions');
+    for (const text of ['hi', 'What helps with sleeping after night shifts?', 'thanks!']) {
+      const turn = await chat(ctx.app, user.token(), ask(text));
+      expect(toolEnd(turn.frames, 'save_memory')).toBeUndefined();
+    }
+    const later = await chat(ctx.app, user.token(), ask('sleeping after night shifts hi thanks'));
+    expect(toolEnd(later.frames, 'recall_memory').result.count).toBe(0);
+  });
 });
 
 describe('chat when the memory service is down', () => {
@@ -51,7 +73,8 @@ describe('chat when the memory service is down', () => {
   afterAll(() => ctx.close());
 
   it('reports memory as unavailable in tool_end and still answers to the end', async () => {
-    const { res, frames } = await chat(ctx.app, aUser().token(), ask('How can I sleep better after night shifts?'));
+    // A statement worth keeping, so that the save is attempted too (a question would not be saved at all).
+    const { res, frames } = await chat(ctx.app, aUser().token(), ask('I work night shifts and sleep badly after them'));
     expect(res.status).toBe(200);
     expect(toolEnd(frames, 'recall_memory')).toMatchObject({ status: 'unavailable', allowed: true, result: { bytes: expect.any(Number), error: 'unavailable' } });
     expect(toolEnd(frames, 'save_memory')).toMatchObject({ status: 'unavailable' });

@@ -17,6 +17,7 @@ interface IndexedMemory {
   /** Not forgotten, merged or suppressed (expiry is checked against the recall's clock). */
   live: boolean;
   expiresAt: number | null;
+  tags: string[];
 }
 
 const TIER_CODES: readonly Tier[] = ['working', 'episodic', 'semantic', 'documents'];
@@ -60,6 +61,8 @@ class PartitionIndex {
   /** Per slot: id (undefined when free) and distinct lexemes (each the shared instance of its posting). */
   private ids: Array<string | undefined> = [];
   private lexemes: Array<string[] | undefined> = [];
+  /** Per slot: the memory's tags (a recall may filter on them, ADR 0310). */
+  private tags: Array<string[] | undefined> = [];
   private readonly free: number[] = [];
   dims = new Int32Array(1024);
   tiers = new Uint8Array(1024);
@@ -97,6 +100,7 @@ class PartitionIndex {
     this.tiers[slot] = Math.max(0, TIER_CODES.indexOf(m.tier));
     this.live[slot] = m.live ? 1 : 0;
     this.expiresAt[slot] = m.expiresAt ?? NaN;
+    this.tags[slot] = m.tags.length ? m.tags : undefined;
     this.seenBy[slot] = 0;
     const own: string[] = [];
     for (const l of new Set(lexemes)) {
@@ -136,6 +140,7 @@ class PartitionIndex {
     this.slotOf.delete(id);
     this.ids[slot] = undefined;
     this.lexemes[slot] = undefined;
+    this.tags[slot] = undefined;
     this.free.push(slot);
   }
 
@@ -150,10 +155,11 @@ class PartitionIndex {
   }
 
   /** Whether the memory in `slot` is in the scope of a search at `nowMs`. */
-  inScope(slot: number, dim: number, tiers: Uint8Array, nowMs: number): boolean {
+  inScope(slot: number, dim: number, tiers: Uint8Array, nowMs: number, tagsAny?: ReadonlySet<string>): boolean {
     if (this.live[slot] === 0 || this.dims[slot] !== dim || tiers[this.tiers[slot]] === 0) return false;
     const expires = this.expiresAt[slot];
-    return Number.isNaN(expires) || expires > nowMs;
+    if (!(Number.isNaN(expires) || expires > nowMs)) return false;
+    return tagsAny === undefined || (this.tags[slot]?.some((t) => tagsAny.has(t)) ?? false);
   }
 
   clear(): void {
@@ -161,6 +167,7 @@ class PartitionIndex {
     this.postings.clear();
     this.ids = [];
     this.lexemes = [];
+    this.tags = [];
     this.free.length = 0;
   }
 
@@ -194,6 +201,8 @@ export interface LexicalScope {
   tiers: Tier[];
   now: Date;
   pool: number;
+  /** Only memories carrying one of these tags. */
+  tagsAny?: string[];
 }
 
 type Row = {
@@ -203,6 +212,7 @@ type Row = {
   live: boolean;
   expires_at: string | Date | null;
   lexemes: string[];
+  tags: string[] | null;
 };
 
 /**
@@ -342,6 +352,7 @@ export class LexicalIndex {
     const nowMs = scope.now.getTime();
     const tiers = new Uint8Array(TIER_CODES.length);
     for (const t of scope.tiers) if (TIER_CODES.includes(t)) tiers[TIER_CODES.indexOf(t)] = 1;
+    const tagsAny = scope.tagsAny?.length ? new Set(scope.tagsAny) : undefined;
     // One pass over the postings of the filtering terms, without a set or map per search: each slot is stamped
     // with this search's number and collects, as bits, which terms its memory holds (terms are at most 32, see
     // usableLexemes); its score is then computed from the bits, adding the IDFs in term order as `score` does.
@@ -360,7 +371,7 @@ export class LexicalIndex {
         const slot = slots[k];
         if (seenBy[slot] !== search) {
           seenBy[slot] = search;
-          if (p.inScope(slot, scope.dim, tiers, nowMs)) {
+          if (p.inScope(slot, scope.dim, tiers, nowMs, tagsAny)) {
             termMask[slot] = 0;
             found.push(slot);
           } else termMask[slot] = -1;
@@ -421,7 +432,7 @@ async function selectRows(tx: Tx, tenantId: string, ids: string[] | undefined): 
         )}]::text[])`;
   const r = await tx.execute<Row>(sql`
     select m.id, m.tier, m.dim, (m.forgotten_at is null and m.merged_into is null and m.suppressed_at is null) as live,
-           m.expires_at, coalesce(tsvector_to_array(m.tsv), '{}') as lexemes
+           m.expires_at, coalesce(tsvector_to_array(m.tsv), '{}') as lexemes, m.tags
     from memories m where m.tenant_id = ${tenantId} ${only}`);
   return r.rows;
 }
@@ -433,6 +444,7 @@ function toIndexed(r: Row): IndexedMemory {
     dim: Number(r.dim),
     live: r.live,
     expiresAt: r.expires_at === null ? null : new Date(r.expires_at).getTime(),
+    tags: r.tags ?? [],
   };
 }
 

@@ -41,6 +41,8 @@ export interface CandidateQuery {
   exact?: boolean;
   /** Restrict to one memory (why-not scores a memory with the same SQL). */
   onlyId?: string;
+  /** Only memories carrying at least one of these tags (ADR 0310): part of both searches, not a filter after them. */
+  tagsAny?: string[];
   /** `prepareSearch` already applied the settings in this transaction. */
   prepared?: boolean;
   /**
@@ -169,13 +171,14 @@ interface CandidateValues {
 function candidateStatement(
   dim: number,
   values: CandidateValues,
-  options: { terms?: WeightedTerm[]; onlyId?: string } = {},
+  options: { terms?: WeightedTerm[]; onlyId?: string; tagsAny?: string[] } = {},
 ): SQL {
   const vt = sql.raw(vectorType(dim));
   // The query vector is sent and parsed once (a one-row CTE); HNSW still serves the ORDER BY on its value.
   const qv = sql`(select v from query_vector)`;
   const only = options.onlyId === undefined ? sql`` : sql`and m.id = ${options.onlyId}`;
-  const scope = sql`m.tenant_id = ${values.tenant} and m.dim = ${sql.raw(String(dim))} and m.tier = any(${values.tiers}) and ${liveCondition(values.now)} ${only}`;
+  const tagged = options.tagsAny?.length ? sql`and m.tags && ${sqlArray(options.tagsAny, 'text')}` : sql``;
+  const scope = sql`m.tenant_id = ${values.tenant} and m.dim = ${sql.raw(String(dim))} and m.tier = any(${values.tiers}) and ${liveCondition(values.now)} ${only} ${tagged}`;
   const inProcess = values.textIds !== undefined;
   const filterTerms = (options.terms ?? []).filter((t) => t.filter).map((t) => t.lexeme);
   const orq = filterTerms.length ? orTsquery(filterTerms) : null;
@@ -281,7 +284,8 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
   if (!q.prepared) await tx.execute(sql`select ${searchSettings(q.pool, q.exact)}`);
   const session = q.inProcess?.session;
   const result =
-    session && !q.exact && q.onlyId === undefined
+    // A tag filter takes the bound-values statement: the prepared one is the unfiltered hot path.
+    session && !q.exact && q.onlyId === undefined && !q.tagsAny?.length
       ? await executePrepared(tx, session, q)
       : await tx.execute<CandidateSqlRow>(
           candidateStatement(
@@ -299,7 +303,7 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
                   'text',
                 ),
             },
-            { terms: q.terms, onlyId: q.onlyId },
+            { terms: q.terms, onlyId: q.onlyId, tagsAny: q.tagsAny },
           ),
         );
   const text = new Map(q.inProcess?.text.map((c) => [c.id, c]));

@@ -60,6 +60,7 @@ export class RecallService {
         topK,
         now,
         options.exact,
+        body.filter?.tagsAny,
       );
       await recordAccess(
         tx,
@@ -69,7 +70,13 @@ export class RecallService {
       );
       return result;
     });
-    return { query: body.query, topK, partition: tenantId, results: run.hits.map(toResult) };
+    return {
+      query: body.query,
+      topK,
+      partition: tenantId,
+      ...(body.filter ? { filter: body.filter } : {}),
+      results: run.hits.map(toResult),
+    };
   }
 
   /** The fused search inside a tenant transaction, without side effects (why-not re-runs it). */
@@ -82,6 +89,7 @@ export class RecallService {
     topK: number,
     now: Date,
     exact?: boolean,
+    tagsAny?: string[],
   ): Promise<RecallRun> {
     const tiers = tiersFor(this.ctx.config.OPERATING_MODE);
     const pool = poolSize(topK);
@@ -105,8 +113,9 @@ export class RecallService {
       now,
       exact,
       prepared: true,
+      tagsAny,
       inProcess: index && {
-        text: index.search(tenantId, terms, { dim: partition.dimension, tiers, now, pool }),
+        text: index.search(tenantId, terms, { dim: partition.dimension, tiers, now, pool, tagsAny }),
         score: (id) => index.score(tenantId, id, terms),
         session: index.session,
       },

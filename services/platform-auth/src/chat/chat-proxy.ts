@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, type Logger } from '@care/service-kit';
-import { requestIdOf } from '../security/request-context';
+import { contextOf, requestIdOf } from '../security/request-context';
 
 /** Settings of {@link createChatProxy}. */
 export interface ChatProxyOptions {
@@ -13,6 +13,11 @@ export interface ChatProxyOptions {
   logger: Logger;
   /** Registers open streams so a graceful shutdown can end them (set `track` to startServer's trackStream). */
   streams?: StreamRegistry;
+  /**
+   * The tenant's chat defaults (ADR 0108): `allowClinical` from the tenant setting `chat.allowClinical`, applied to
+   * a consultation that does not set `allow_clinical` itself (the request's own value always wins).
+   */
+  tenantChatDefaults?: (tenantId: string) => Promise<{ allowClinical?: boolean }>;
 }
 
 /** Late-bound hook to the server's stream tracking: the app is built before the server starts. */
@@ -57,7 +62,7 @@ export function createChatProxy(opts: ChatProxyOptions): RequestHandler {
   const base = new URL(opts.upstream);
   const client = base.protocol === 'https:' ? https : http;
   const basePath = base.pathname.replace(/\/+$/, '');
-  return (req, res, next) => {
+  const forward: RequestHandler = (req, res, next) => {
     // originalUrl starts with /api/v1/chat (any case): the access pipeline only lets canonical paths through.
     const q = req.originalUrl.indexOf('?');
     const rawPath = q < 0 ? req.originalUrl : req.originalUrl.slice(0, q);
@@ -117,5 +122,17 @@ export function createChatProxy(opts: ChatProxyOptions): RequestHandler {
     });
     if (body) upstreamReq.end(body);
     else req.pipe(upstreamReq);
+  };
+  return (req, res, next) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    const consultation = req.method === 'POST' && /^\/api\/v1\/chat\/?(\?|$)/i.test(req.originalUrl);
+    if (!opts.tenantChatDefaults || !consultation || !body || typeof body !== 'object' || Array.isArray(body) || body.allow_clinical !== undefined) {
+      forward(req, res, next);
+      return;
+    }
+    opts.tenantChatDefaults(contextOf(req).tenantId).then((defaults) => {
+      if (typeof defaults.allowClinical === 'boolean') body.allow_clinical = defaults.allowClinical;
+      forward(req, res, next);
+    }, next);
   };
 }

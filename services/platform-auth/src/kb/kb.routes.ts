@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { validate } from '@care/service-kit';
 import { contextOf } from '../security/request-context';
 import { pageOf, UuidParam } from '../shared/schemas';
-import { CreateDocument, ListDocumentsQuery } from './kb.schemas';
+import { CreateDocument, ListDocumentsQuery, SearchQuery } from './kb.schemas';
 import type { KbService } from './kb.service';
 
 /** `/api/v1/kb`: the tenant's knowledge-base documents (GET: kb:read, others: kb:access). */
@@ -11,6 +11,10 @@ export function createKbRouter(kb: KbService): Router {
   router.get('/documents', validate({ query: ListDocumentsQuery }), async (req, res) => {
     const q = res.locals.query;
     res.json({ items: await kb.list(contextOf(req), { q: q.q, ...pageOf(q) }) });
+  });
+  router.get('/search', validate({ query: SearchQuery }), async (req, res) => {
+    const q = res.locals.query as { q: string; limit?: number };
+    res.json({ query: q.q, items: await kb.search(contextOf(req), q.q, q.limit ?? 10) });
   });
   router.post('/documents', validate({ body: CreateDocument }), async (req, res) => {
     const doc = await kb.create(contextOf(req), req.body);

@@ -16,3 +16,12 @@ export type CreateDocument = Static<typeof CreateDocument>;
 
 /** GET /api/v1/kb/documents query. */
 export const ListDocumentsQuery = Type.Object({ q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...Paging }, { additionalProperties: false });
+
+/** GET /api/v1/kb/search query. */
+export const SearchQuery = Type.Object(
+  {
+    q: Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S' }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+  },
+  { additionalProperties: false },
+);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
-import { NotFoundError } from '@care/service-kit';
+import { NotFoundError, ServiceUnavailableError } from '@care/service-kit';
 import type { RequestContext } from '../security/request-context';
 import { FOREIGN_KEY_VIOLATION, sqlState } from '../shared/db-errors';
 import { deleteDocument, findDocument, insertDocument, listDocuments, setIndexStatus, type KbDocumentRecord } from './kb.repository';
 import type { CreateDocument } from './kb.schemas';
-import type { MemoryIndexer } from './memory-indexer';
+import type { KbHit, MemoryIndexer } from './memory-indexer';
 
 /** API view of a document (the list leaves the content out). */
 export type KbDocumentView = Omit<KbDocumentRecord, 'tenantId' | 'createdAt' | 'updatedAt' | 'content'> & {
@@ -21,6 +21,8 @@ export interface KbService {
   get(ctx: RequestContext, id: string): Promise<KbDocumentView>;
   create(ctx: RequestContext, body: CreateDocument): Promise<KbDocumentView>;
   remove(ctx: RequestContext, id: string): Promise<void>;
+  /** The tenant's passages that best answer `q`, through the memory service (503 when it is not configured or down). */
+  search(ctx: RequestContext, q: string, limit: number): Promise<KbHit[]>;
 }
 
 const view = (r: KbDocumentRecord, withContent: boolean): KbDocumentView => {
@@ -67,6 +69,14 @@ export function createKbService(d: { db: Database; clock: () => Date; indexer?: 
         await d.db.withTenant(ctx.tenantId, (tx) => setIndexStatus(tx, ctx.tenantId, row.id, row.indexStatus));
       }
       return view(row, true);
+    },
+    async search(ctx, q, limit) {
+      if (!d.indexer) throw new ServiceUnavailableError('Knowledge-base search needs the memory service (MEMORY_BASE_URL)', 'KB_SEARCH_UNAVAILABLE');
+      try {
+        return await d.indexer.search(ctx.tenantId, q, limit);
+      } catch {
+        throw new ServiceUnavailableError('The memory service is not reachable; try again later', 'KB_SEARCH_UNAVAILABLE');
+      }
     },
     async remove(ctx, id) {
       const doc = await d.db.withTenant(ctx.tenantId, async (tx) => {

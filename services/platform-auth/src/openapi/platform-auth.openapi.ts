@@ -14,6 +14,7 @@ import {
   ChatRequest,
   ItemList,
   KbDocumentView,
+  KbSearchResult,
   LoginRequest,
   LoginResponse,
   RefreshRequest,
@@ -27,7 +28,7 @@ import {
   type RouteDoc,
   type TSchema,
 } from '@care/contracts';
-import { CreateDocument, ListDocumentsQuery } from '../kb/kb.schemas';
+import { CreateDocument, ListDocumentsQuery, SearchQuery } from '../kb/kb.schemas';
 import { UuidParam } from '../shared/schemas';
 import { ConfigPatch } from '../tenant-config/tenant-config.schemas';
 import { AuditQuery, CreateTenant, IdParam, ListQuery as TenantListQuery, UpdateTenant } from '../tenants/tenants.routes';
@@ -91,6 +92,7 @@ export function platformAuthRoutes(o: PlatformAuthDocOptions): RouteDoc[] {
   const kb: RouteDoc[] = [
     { method: 'get', path: '/api/v1/kb/documents', tags: ['kb'], summary: "List the tenant's knowledge-base documents, without content (kb:read)", query: ListDocumentsQuery, responses: ok('Documents', ItemList(KbDocumentView)) },
     { method: 'post', path: '/api/v1/kb/documents', tags: ['kb'], summary: 'Add a document (indexed into memory when configured; kb:access)', body: CreateDocument, responses: created('Created document', KbDocumentView) },
+    { method: 'get', path: '/api/v1/kb/search', tags: ['kb'], summary: "Search the tenant's knowledge-base passages through the memory service (kb:read; 503 without memory)", query: SearchQuery, responses: ok('Passages', KbSearchResult) },
     { method: 'get', path: '/api/v1/kb/documents/:id', tags: ['kb'], summary: 'One document with content (kb:read)', params: UuidParam, responses: ok('Document', KbDocumentView) },
     { method: 'delete', path: '/api/v1/kb/documents/:id', tags: ['kb'], summary: 'Delete a document (kb:access)', params: UuidParam, responses: noContent('Deleted') },
   ];

@@ -3,7 +3,7 @@ import { abortError } from '../provider.errors';
 import type { ChatProvider, ProviderEvent, ProviderMessage, ProviderRequest } from '../provider.types';
 import type { SkillLibrary, SkillReference } from '../skill-library';
 import { Bm25Index, splitPassages, type Passage } from './retrieval';
-import { composeAnswer, toTokens, type AnswerSource, type MissingReason } from './builtin.answer';
+import { composeAnswer, composeGroundedAnswer, toTokens, type AnswerSource, type MissingReason } from './builtin.answer';
 
 /** Name of the tool the engine asks for to read a skill reference (the tool registry's name). */
 export const READ_REFERENCE_TOOL = 'read_skill_reference';
@@ -79,13 +79,26 @@ export class BuiltinProvider implements ChatProvider {
     let missing: MissingReason = 'none';
     if (!sources.length && results.length) missing = results.some((m) => /not allowed/i.test(m.content)) ? 'denied' : 'failed';
     let fallback: string | undefined;
-    if (!sources.length) {
+    if (!sources.length || request.grounding) {
       const skills: AnswerSource[] = [];
       for (const id of request.agent.skills) {
         const skill = await this.library.readSkill(id);
         if (skill) skills.push({ title: id, text: `${skill.description}\n\n${skill.body}` });
       }
       fallback = skills.length ? generalGuidance(skills) || undefined : undefined;
+    }
+    if (request.grounding) {
+      // A chat turn: cite the retrieved sources and the reference read, or say nothing relevant was found.
+      if (sources.length) fallback = undefined;
+      return composeGroundedAnswer({
+        agentName: request.agent.name,
+        question,
+        sources: request.grounding.sources,
+        references: sources,
+        missing,
+        fallback,
+        specialist: request.grounding.specialist,
+      });
     }
     return composeAnswer({ agentName: request.agent.name, question, sources, missing, fallback });
   }

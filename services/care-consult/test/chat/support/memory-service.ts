@@ -76,7 +76,8 @@ export async function startMemoryService(): Promise<MemoryServer> {
       }
       if (req.url === '/api/v1/memory/recall') {
         const words = new Set(String(body.query).toLowerCase().split(/\W+/));
-        const results = list.filter((m) => m.text.toLowerCase().split(/\W+/).some((w) => w.length > 3 && words.has(w))).map((m) => ({ ...m, score: 1 }));
+        const tagsAny: string[] | undefined = body.filter?.tagsAny;
+        const results = list.filter((m) => !tagsAny || m.tags.some((t) => tagsAny.includes(t))).filter((m) => m.text.toLowerCase().split(/\W+/).some((w) => w.length > 3 && words.has(w))).map((m) => ({ ...m, score: 1 }));
         return void res.end(JSON.stringify({ results }));
       }
       res.writeHead(404).end('{}');

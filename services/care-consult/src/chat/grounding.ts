@@ -1,0 +1,119 @@
+// Grounding of a consultation turn (ADR 0421): what the tenant's knowledge base and the person's own memories say
+// about the question, as numbered sources an answer cites. The memory service does the retrieval (both searches,
+// filtered on the server); this module applies the relevance floor and numbers what is left.
+import { performance } from 'node:perf_hooks';
+import { tokenize } from '../providers/builtin/retrieval';
+import type { GroundingSource } from '../providers/provider.types';
+import type { MemoryClient, RecalledMemory } from '../tools/memory.client';
+import type { ToolContext } from '../tools/tool.types';
+import type { EmitFn } from './chat-events';
+
+/** Name of the engine step in `tool_start`/`tool_end` (spec section 6 event types; no new event type). */
+export const KB_SEARCH_STEP = 'search_knowledge_base';
+
+/**
+ * The relevance floor: a passage is used only when it holds a good share of the question's weighted terms, or is
+ * close in meaning with at least some shared term. Below it, an answer says nothing was found rather than quote
+ * unrelated text.
+ */
+export const RELEVANCE_FLOOR = { coverage: 0.5, textScore: 0.45, vectorSimilarity: 0.6, vectorTextScore: 0.2 } as const;
+
+/**
+ * The floor for the person's own memories: lower, since they are few and already narrowed to the person (a
+ * question names "medicine" where the memory names the medicine itself).
+ */
+export const MEMORY_FLOOR = { coverage: 0.3, textScore: 0.25, vectorSimilarity: 0.5, vectorTextScore: 0.1 } as const;
+
+/** Share of the question's distinct content words found in the text (the offline engine's tokenizer). */
+export function coverage(question: string, text: string): number {
+  const asked = [...new Set(tokenize(question))];
+  if (!asked.length) return 0;
+  const held = new Set(tokenize(text));
+  return asked.filter((t) => held.has(t)).length / asked.length;
+}
+
+/** Knowledge-base passages considered per turn. */
+export const KB_TOP_K = 6;
+/** At most this many knowledge-base passages become sources. */
+export const KB_MAX_SOURCES = 3;
+
+/** True when a recalled passage clears the relevance floor. */
+export function relevant(question: string, m: RecalledMemory, floor: typeof RELEVANCE_FLOOR | typeof MEMORY_FLOOR = RELEVANCE_FLOOR): boolean {
+  // The service's lexical score weighs terms by their rarity in the partition, which says little in a small one;
+  // the plain share of the question's words found is checked beside it.
+  if (coverage(question, m.text) >= floor.coverage) return true;
+  const s = m.signals ?? {};
+  const text = typeof s.textScore === 'number' ? s.textScore : 0;
+  const vector = typeof s.vectorSimilarity === 'number' ? s.vectorSimilarity : 0;
+  return text >= floor.textScore || (vector >= floor.vectorSimilarity && text >= floor.vectorTextScore);
+}
+
+/** A knowledge-base passage as a source: `<title>\n\n<passage>` (platform-auth ADR 0107) split back apart. */
+export function kbSource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
+  const [title, ...rest] = m.text.split('\n\n');
+  const doc = /^kb:([^:]+):(\d+)$/.exec(m.id);
+  return {
+    kind: 'kb',
+    id: m.id,
+    title: rest.length ? title.trim() : 'Knowledge base',
+    text: (rest.length ? rest.join('\n\n') : m.text).trim(),
+    score: m.score ?? 0,
+    ...(doc ? { documentId: doc[1] } : {}),
+  };
+}
+
+/** A memory of the person as a source. */
+export function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
+  return { kind: 'memory', id: m.id, title: 'What you told me before', text: m.text, score: m.score ?? 0 };
+}
+
+/**
+ * Searches the tenant's knowledge base for the question (the memory service's recall filtered to `kb`, ADR 0310),
+ * framed as a `search_knowledge_base` tool pair; failures are reported in `tool_end` and leave the turn without
+ * knowledge-base sources. Returns the passages that clear the floor, best first.
+ */
+export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext, question: string, emit: EmitFn): Promise<RecalledMemory[]> {
+  const started = performance.now();
+  const query = question.slice(0, 2000);
+  emit({ event: 'tool_start', data: { type: 'tool_start', tool: KB_SEARCH_STEP, params: { query } } });
+  let status = 'success';
+  let hits: RecalledMemory[] = [];
+  let error: string | undefined;
+  try {
+    hits = (await client.recall(ctx.tenantId, query, KB_TOP_K, ctx.signal, { tagsAny: ['kb'] })).filter((m) => m.tags?.includes('kb') && relevant(query, m)).slice(0, KB_MAX_SOURCES);
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    status = 'unavailable';
+    error = 'unavailable';
+  }
+  const summary = hits.map((h) => kbSource(h)).map((s) => ({ id: s.id, title: s.title }));
+  emit({
+    event: 'tool_end',
+    data: {
+      type: 'tool_end',
+      tool: KB_SEARCH_STEP,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      status,
+      allowed: true,
+      result: { bytes: Buffer.byteLength(JSON.stringify(summary), 'utf8'), count: hits.length, passages: summary, ...(error ? { error } : {}) },
+    },
+  });
+  return hits;
+}
+
+/** Numbers the sources: the person's own memories and the knowledge-base passages, most relevant first. */
+export function numberSources(question: string, kb: RecalledMemory[], memories: RecalledMemory[]): GroundingSource[] {
+  const all = [...memories.filter((m) => relevant(question, m, MEMORY_FLOOR)).map(memorySource), ...kb.map(kbSource)];
+  all.sort((a, b) => b.score - a.score);
+  return all.map((s, i) => ({ ...s, n: i + 1 }));
+}
+
+/** The sources an answer cites, in the order it first cites them (`[n]` markers). */
+export function citedSources<T extends { n: number }>(reply: string, sources: T[]): T[] {
+  const order: number[] = [];
+  for (const m of reply.matchAll(/\[(\d{1,2})\]/g)) {
+    const n = Number(m[1]);
+    if (!order.includes(n)) order.push(n);
+  }
+  return order.flatMap((n) => sources.filter((s) => s.n === n));
+}
