@@ -5,7 +5,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 /**
  * `read_skill_reference`: the text of one reference document of a skill the agent declares. Clinical when the
- * agent is clinical and the skill is marked clinical.
+ * skill is marked clinical, whichever agent reads it (ADR 0402 update): a clinical reference needs `allow_clinical`.
  */
 export function readSkillReferenceTool(library: SkillLibrary): ToolDefinition {
   return {
@@ -22,8 +22,7 @@ export function readSkillReferenceTool(library: SkillLibrary): ToolDefinition {
       required: ['skill', 'reference'],
       additionalProperties: false,
     },
-    async isClinical(params, ctx) {
-      if (!ctx.agent.clinical) return false;
+    async isClinical(params) {
       const skill = await library.readSkill(str(params.skill));
       return skill?.clinical ?? false;
     },

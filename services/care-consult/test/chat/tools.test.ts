@@ -55,6 +55,16 @@ describe('tool registry and allow policy', () => {
     expect(sleep.record).toMatchObject({ allowed: true, status: 'success' });
   });
 
+  it('needs allow_clinical for a clinical skill read by an agent that is not itself clinical', async () => {
+    expect(catalog.agent('heart-healthy-eating-coach')!.clinical).toBe(false);
+    const args = { skill: 'heart-health-education', reference: 'cardiac-warning-signs.md' };
+    const refused = await run('heart-healthy-eating-coach', 'read_skill_reference', args);
+    expect(refused.record).toMatchObject({ allowed: false, reason: 'clinical_not_allowed' });
+    expect(refused.outcome.content).not.toMatch(/chest/i);
+    const allowed = await run('heart-healthy-eating-coach', 'read_skill_reference', args, true);
+    expect(allowed.record).toMatchObject({ allowed: true, status: 'success' });
+  });
+
   it('reads only references of the agent own skills and rejects path tricks', async () => {
     expect((await run('sleep-coach', 'read_skill_reference', { skill: 'insurance-basics', reference: 'coverage-terms.md' })).record.status).toBe('not_found');
     expect((await run('sleep-coach', 'read_skill_reference', { skill: 'sleep-hygiene', reference: '../SKILL.md' })).record.status).toBe('not_found');
