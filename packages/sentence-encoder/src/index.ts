@@ -1,4 +1,6 @@
 export {
+  SENTENCE_CACHE_SIZE,
+  type SentenceEncoderOptions,
   SENTENCE_DIMENSION,
   SentenceEncoder,
   SentenceEncoderUnavailableError,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cosine, normalize, SENTENCE_DIMENSION, sharedSentenceEncoder } from '../src';
+import { cosine, normalize, SENTENCE_DIMENSION, SentenceEncoder, sharedSentenceEncoder } from '../src';
 
 describe('SentenceEncoder (Universal Sentence Encoder lite from the npm package)', () => {
   const encoder = sharedSentenceEncoder();
@@ -48,4 +48,39 @@ describe('vector helpers', () => {
       ),
     );
   });
+
+  it('embeds a text it embedded recently without the model, and hands out copies', async () => {
+    const calls: string[][] = [];
+    const fake = {
+      embed: async (input: string[]) => {
+        calls.push(input);
+        return input.map((t) => [t.length, 1, 0]);
+      },
+    };
+    const cached = new SentenceEncoder({ loadModel: async () => fake, cacheSize: 2 });
+    const [a1, b1] = await cached.embed(['a', 'bb']);
+    const [b2, c1, a2] = await cached.embed(['bb', 'ccc', 'a']);
+    expect(calls).toEqual([['a', 'bb'], ['ccc']]);
+    expect(cached.modelTexts).toBe(3);
+    expect(b2).toEqual(b1);
+    expect(a2).toEqual(a1);
+    expect(c1).toEqual(normalize([3, 1, 0]));
+    a2[0] = 99;
+    expect((await cached.embed(['a']))[0]).toEqual(a1);
+    expect(calls).toHaveLength(2);
+    // Two entries kept, least recently used out: 'bb' went when 'ccc' came in.
+    await cached.embed(['bb']);
+    expect(calls[2]).toEqual(['bb']);
+  });
+
+  it('answers the same vector for a text whether it came from the cache or the model', async () => {
+    const encoder = sharedSentenceEncoder();
+    const fresh = new SentenceEncoder({ cacheSize: 0 });
+    const text = 'my chest feels tight when I climb stairs';
+    const [first] = await encoder.embed([text]);
+    const [again] = await encoder.embed([text]);
+    const [uncached] = await fresh.embed([text]);
+    expect(again).toEqual(first);
+    for (let i = 0; i < SENTENCE_DIMENSION; i++) expect(uncached[i]).toBeCloseTo(first[i], 6);
+  }, 60_000);
 });

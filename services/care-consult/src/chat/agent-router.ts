@@ -77,7 +77,11 @@ interface State {
 /** The persona's first section (what the agent does: "What you do", "How you work", "Scope", ...), plain text. */
 export function agentScope(persona: string): string {
   const m = /^## .*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(persona);
-  return (m?.[1] ?? '').replace(/^\s*[-*]\s+/gm, '').replace(/\s+/g, ' ').trim().slice(0, 800);
+  return (m?.[1] ?? '')
+    .replace(/^\s*[-*]\s+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 800);
 }
 
 /** The texts that describe an agent by meaning. */
@@ -150,18 +154,25 @@ export class AgentRouter {
   /**
    * Routes the recent user messages (oldest first, the latest last). Undefined when no agent is active.
    */
-  async route(recentUserMessages: readonly string[], allowClinical: boolean): Promise<RouteDecision | undefined> {
+  async route(
+    recentUserMessages: readonly string[],
+    allowClinical: boolean,
+  ): Promise<RouteDecision | undefined> {
     const state = this.current();
     if (!state.agents.length) return undefined;
     const turns = recentUserMessages
       .slice(-this.settings.turnWeights.length)
       .reverse()
-      .map((text, i) => ({ text: text.slice(-2000), weight: this.settings.turnWeights[i] }))
+      .map((text, i) => ({ text: text.trim().slice(-2000), weight: this.settings.turnWeights[i] }))
       .filter((t) => t.text.trim());
     const semantic = await this.semanticScores(state, turns);
     const lexical = this.lexicalScores(state, turns);
     const scored = state.profiles
-      .map((p, i) => ({ agent: p.agent, score: (semantic?.[i] ?? 0) + lexical[i], meaning: semantic?.[i] ?? 0 }))
+      .map((p, i) => ({
+        agent: p.agent,
+        score: (semantic?.[i] ?? 0) + lexical[i],
+        meaning: semantic?.[i] ?? 0,
+      }))
       .sort((a, b) => b.score - a.score || (a.agent.id < b.agent.id ? -1 : 1));
     const contentWords = new Set(turns.flatMap((t) => stems(t.text))).size;
     return this.decide(state, scored, allowClinical, !!semantic, contentWords);
@@ -179,10 +190,14 @@ export class AgentRouter {
       const plain = scored.find((s) => !s.agent.clinical);
       if (plain && best.score - plain.score <= this.settings.clinicalMargin) best = plain;
     }
-    const alternatives = scored.filter((s) => s !== best).slice(0, 2).map((s) => s.agent);
+    const alternatives = scored
+      .filter((s) => s !== best)
+      .slice(0, 2)
+      .map((s) => s.agent);
     // Lexical-only routing (no encoder) has no cosine part: any word match with enough words to go on.
     const confident = semantic
-      ? best.score >= this.settings.floor && (contentWords >= this.settings.shortWords || best.meaning >= this.settings.shortFloor)
+      ? best.score >= this.settings.floor &&
+        (contentWords >= this.settings.shortWords || best.meaning >= this.settings.shortFloor)
       : best.score > 0 && contentWords >= this.settings.shortWords;
     if (confident) return { agent: best.agent, via: 'meaning', confidence: best.score, alternatives };
     const generalist = generalistOf(state.agents) ?? best.agent;
@@ -208,7 +223,10 @@ export class AgentRouter {
     return raw;
   }
 
-  private async semanticScores(state: State, turns: Array<{ text: string; weight: number }>): Promise<Float64Array | undefined> {
+  private async semanticScores(
+    state: State,
+    turns: Array<{ text: string; weight: number }>,
+  ): Promise<Float64Array | undefined> {
     if (!this.semantic || !turns.length) return undefined;
     await state.embedded;
     const vecs = await this.embedMessages(turns.map((t) => t.text));
@@ -242,7 +260,10 @@ export class AgentRouter {
         vectors = await this.encoder!.embed(missing);
       } catch (err) {
         this.encoderFailed = true;
-        this.logger?.warn({ err }, 'routing: the sentence encoder failed; routing is lexical only from now on');
+        this.logger?.warn(
+          { err },
+          'routing: the sentence encoder failed; routing is lexical only from now on',
+        );
         return undefined;
       }
       missing.forEach((t, i) => {
@@ -309,5 +330,7 @@ function generalistOf(agents: readonly ChatAgent[]): ChatAgent | undefined {
 function clarifyingQuestion(closest: ChatAgent[]): string {
   if (!closest.length) return 'Could you tell me a little more about what you need help with?';
   const names = closest.map((a) => a.name);
-  return names.length === 1 ? `Is this something for our ${names[0]}?` : `Is this for our ${names[0]} or ${names[1]}? Tell me a bit more.`;
+  return names.length === 1
+    ? `Is this something for our ${names[0]}?`
+    : `Is this for our ${names[0]} or ${names[1]}? Tell me a bit more.`;
 }

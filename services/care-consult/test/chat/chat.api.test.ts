@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import { ProviderError } from '../../src/providers/provider.errors';
 import { aUser } from '../builders/user.builder';
 import type { TestContext } from '../support/test-app';
@@ -6,8 +7,15 @@ import { chat, createChatContext } from './support/chat-app';
 import { ScriptedProvider, says } from './support/scripted-provider';
 import { names, parseSse, type Frame } from './support/sse';
 
-const ask = (content: string, extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'user', content }], ...extra });
-const text = (frames: Frame[]) => frames.filter((f) => f.event === 'token').map((f) => f.json.content).join('');
+const ask = (content: string, extra: Record<string, unknown> = {}) => ({
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
+const text = (frames: Frame[]) =>
+  frames
+    .filter((f) => f.event === 'token')
+    .map((f) => f.json.content)
+    .join('');
 
 describe('POST /api/chat with the offline engine over the shipped workspace', () => {
   let ctx: TestContext;
@@ -19,7 +27,11 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
   afterAll(() => ctx.close());
 
   it('answers with the spec headers and frames in order: message, tool pair, tokens, suggestions, done', async () => {
-    const { res, frames } = await chat(ctx.app, token, ask('How do I build a better bedtime routine?', { agent_id: 'sleep-coach' }));
+    const { res, frames } = await chat(
+      ctx.app,
+      token,
+      ask('How do I build a better bedtime routine?', { agent_id: 'sleep-coach' }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(res.headers['cache-control']).toBe('no-cache, no-transform');
@@ -29,12 +41,29 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
     expect(order[0]).toBe('message');
     expect(order.slice(-2)).toEqual(['suggestions', 'done']);
     expect(order.filter((n) => n === 'token').length).toBeGreaterThan(10);
-    expect(frames[0].json).toMatchObject({ type: 'message', role: 'assistant', agent_id: 'sleep-coach', routed: false, provider: 'offline', offline: true });
+    expect(frames[0].json).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      agent_id: 'sleep-coach',
+      routed: false,
+      provider: 'offline',
+      offline: true,
+    });
     expect(frames.map((f) => Number(f.id))).toEqual(frames.map((_f, i) => i + 1));
     const start = frames.find((f) => f.event === 'tool_start')!;
     const end = frames.find((f) => f.event === 'tool_end')!;
-    expect(start.json).toEqual({ type: 'tool_start', tool: 'read_skill_reference', params: { skill: expect.any(String), reference: expect.stringMatching(/\.md$/) } });
-    expect(end.json).toMatchObject({ type: 'tool_end', tool: 'read_skill_reference', status: 'success', allowed: true, result: { bytes: expect.any(Number) } });
+    expect(start.json).toEqual({
+      type: 'tool_start',
+      tool: 'read_skill_reference',
+      params: { skill: expect.any(String), reference: expect.stringMatching(/\.md$/) },
+    });
+    expect(end.json).toMatchObject({
+      type: 'tool_end',
+      tool: 'read_skill_reference',
+      status: 'success',
+      allowed: true,
+      result: { bytes: expect.any(Number) },
+    });
     expect(end.json.result.bytes).toBeGreaterThan(300);
     expect(typeof end.json.duration_ms).toBe('number');
     const suggestions = frames.find((f) => f.event === 'suggestions')!.json;
@@ -46,20 +75,43 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
   });
 
   it('routes to a specialist from the catalog when no agent_id is given', async () => {
-    const { frames } = await chat(ctx.app, token, ask('I keep waking up at night and cannot get back to sleep'));
+    const { frames } = await chat(
+      ctx.app,
+      token,
+      ask('I keep waking up at night and cannot get back to sleep'),
+    );
     expect(frames[0].json).toMatchObject({ routed: true, agent_id: expect.stringMatching(/sleep/) });
     expect(names(frames).at(-1)).toBe('done');
   });
 
+  it('embeds a new message once per turn: routing reuses the vector the emergency screen made', async () => {
+    const encoder = sharedSentenceEncoder();
+    const before = encoder.modelTexts;
+    const message = `My ankle has been stiff every morning since the ${before}th of the month, what stretches help?`;
+    const { frames } = await chat(ctx.app, token, ask(message));
+    expect(frames[0].json).toMatchObject({ routed: true });
+    // A one-sentence first message is one screen segment; the router's own embedding of it is a cache hit.
+    expect(encoder.modelTexts - before).toBe(1);
+  });
+
   it('below the routing floor answers with the generalist and offers a clarifying question as the first suggestion', async () => {
     const { frames } = await chat(ctx.app, token, ask('I have a question'));
-    expect(frames[0].json).toMatchObject({ routed: true, agent_id: 'care-coordinator', routing: { fallback: true, alternatives: expect.any(Array) } });
+    expect(frames[0].json).toMatchObject({
+      routed: true,
+      agent_id: 'care-coordinator',
+      routing: { fallback: true, alternatives: expect.any(Array) },
+    });
     const suggestions = frames.find((f) => f.event === 'suggestions')!.json;
     expect(suggestions.items[0]).toMatch(/tell me a (little|bit) more/i);
     expect(suggestions.items.length).toBeLessThanOrEqual(3);
     const confident = await chat(ctx.app, token, ask('My insurance denied my claim, how do I appeal?'));
-    expect(confident.frames[0].json).toMatchObject({ agent_id: 'claims-appeals-helper', routing: { fallback: false } });
-    expect(confident.frames.find((f) => f.event === 'suggestions')!.json.items.join(' ')).not.toMatch(/tell me a (little|bit) more/i);
+    expect(confident.frames[0].json).toMatchObject({
+      agent_id: 'claims-appeals-helper',
+      routing: { fallback: false },
+    });
+    expect(confident.frames.find((f) => f.event === 'suggestions')!.json.items.join(' ')).not.toMatch(
+      /tell me a (little|bit) more/i,
+    );
   });
 
   it('refuses a clinical reference without allow_clinical (allowed: false) and reads it with allow_clinical', async () => {
@@ -75,20 +127,39 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
     expect(text(off.frames)).not.toMatch(/could not find anything/);
     const on = await chat(ctx.app, token, ask(q, { agent_id: 'cardiology-guide', allow_clinical: true }));
     const read = on.frames.find((f) => f.event === 'tool_end' && f.json.tool === 'read_skill_reference')!;
-    expect(read.json).toMatchObject({ allowed: true, status: 'success', result: { skill: 'heart-health-education', reference: 'cardiac-warning-signs.md' } });
+    expect(read.json).toMatchObject({
+      allowed: true,
+      status: 'success',
+      result: { skill: 'heart-health-education', reference: 'cardiac-warning-signs.md' },
+    });
     expect(text(on.frames)).toMatch(/chest/);
   });
 
   it('on a red flag sends message, refusal, done and writes an audit event without the message text', async () => {
-    const { frames } = await chat(ctx.app, token, ask('My dad suddenly has a drooping face and slurred speech right now', { agent_id: 'sleep-coach' }));
+    const { frames } = await chat(
+      ctx.app,
+      token,
+      ask('My dad suddenly has a drooping face and slurred speech right now', { agent_id: 'sleep-coach' }),
+    );
     expect(names(frames)).toEqual(['message', 'refusal', 'done']);
-    expect(frames[1].json).toMatchObject({ type: 'refusal', reason: 'emergency_red_flag', category: 'stroke_fast', message: expect.stringMatching(/emergency|911|112|999/i) });
+    expect(frames[1].json).toMatchObject({
+      type: 'refusal',
+      reason: 'emergency_red_flag',
+      category: 'stroke_fast',
+      message: expect.stringMatching(/emergency|911|112|999/i),
+    });
     expect(frames[0].json).toMatchObject({ provider: 'safety' });
     await ctx.deps.audit.flush();
-    const audit = await request(ctx.app).get('/api/audit?action=chat.refusal').set('Authorization', `Bearer ${token}`);
+    const audit = await request(ctx.app)
+      .get('/api/audit?action=chat.refusal')
+      .set('Authorization', `Bearer ${token}`);
     expect(audit.status).toBe(200);
     const item = audit.body.items.find((e: any) => e.resourceId === frames[0].json.thread_id);
-    expect(item).toMatchObject({ action: 'chat.refusal', outcome: 'denied', meta: expect.objectContaining({ category: 'stroke_fast' }) });
+    expect(item).toMatchObject({
+      action: 'chat.refusal',
+      outcome: 'denied',
+      meta: expect.objectContaining({ category: 'stroke_fast' }),
+    });
     expect(JSON.stringify(item)).not.toMatch(/slurred/);
   });
 
@@ -108,7 +179,9 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
 
   it('answers 404 for an unknown or non-active agent and 401 without a token', async () => {
     expect((await chat(ctx.app, token, ask('hi', { agent_id: 'no-such-agent' }))).res.status).toBe(404);
-    expect((await chat(ctx.app, token, ask('hi', { agent_id: 'router' }))).problem.code).toBe('AGENT_NOT_FOUND');
+    expect((await chat(ctx.app, token, ask('hi', { agent_id: 'router' }))).problem.code).toBe(
+      'AGENT_NOT_FOUND',
+    );
     const res = await request(ctx.app).post('/api/chat').send(ask('hi'));
     expect(res.status).toBe(401);
   });
@@ -120,20 +193,35 @@ describe('POST /api/chat with a model that misbehaves', () => {
   const token = aUser().inTenant('tenant-script').token();
   beforeAll(async () => {
     provider = new ScriptedProvider((call) =>
-      call === 0 ? { events: says('Partial answer'), failWith: new ProviderError('openai', 'The OpenAI-compatible model call failed (status 500)') } : { events: says('fine') },
+      call === 0
+        ? {
+            events: says('Partial answer'),
+            failWith: new ProviderError('openai', 'The OpenAI-compatible model call failed (status 500)'),
+          }
+        : { events: says('fine') },
     );
     ctx = await createChatContext({ overrides: { chatProvider: provider } });
   });
   afterAll(() => ctx.close());
 
   it('turns a failure after the stream started into an error frame followed by done', async () => {
-    const { res, frames } = await chat(ctx.app, token, ask('Tips for a calmer evening?', { agent_id: 'stress-resilience-coach' }));
+    const { res, frames } = await chat(
+      ctx.app,
+      token,
+      ask('Tips for a calmer evening?', { agent_id: 'stress-resilience-coach' }),
+    );
     expect(res.status).toBe(200);
     const order = names(frames);
     expect(order.slice(-2)).toEqual(['error', 'done']);
     expect(order).toContain('token');
-    expect(frames.at(-2)!.json).toEqual({ type: 'error', code: 'PROVIDER_ERROR', message: expect.stringContaining('failed') });
-    const history = await request(ctx.app).get(`/api/chat/threads/${frames[0].json.thread_id}`).set('Authorization', `Bearer ${token}`);
+    expect(frames.at(-2)!.json).toEqual({
+      type: 'error',
+      code: 'PROVIDER_ERROR',
+      message: expect.stringContaining('failed'),
+    });
+    const history = await request(ctx.app)
+      .get(`/api/chat/threads/${frames[0].json.thread_id}`)
+      .set('Authorization', `Bearer ${token}`);
     expect(history.body.checkpoints[0]).toMatchObject({ status: 'error', error: { code: 'PROVIDER_ERROR' } });
   });
 
@@ -152,7 +240,10 @@ describe('POST /api/chat heartbeats while the model is quiet', () => {
   beforeAll(async () => {
     // The model is silent for 250 ms before each word; heartbeats are due after 40 ms of silence.
     const provider = new ScriptedProvider(() => ({ events: says('Slow but steady'), delayMs: 250 }));
-    ctx = await createChatContext({ overrides: { chatProvider: provider }, env: { CHAT_HEARTBEAT_MS: '40' } });
+    ctx = await createChatContext({
+      overrides: { chatProvider: provider },
+      env: { CHAT_HEARTBEAT_MS: '40' },
+    });
   });
   afterAll(() => ctx.close());
 
@@ -172,11 +263,17 @@ describe('POST /api/chat heartbeats while the model is quiet', () => {
 
   it('sends no heartbeat when turned off (CHAT_HEARTBEAT_MS=0)', async () => {
     const quiet = await createChatContext({
-      overrides: { chatProvider: new ScriptedProvider(() => ({ events: says('Slow answer'), delayMs: 150 })) },
+      overrides: {
+        chatProvider: new ScriptedProvider(() => ({ events: says('Slow answer'), delayMs: 150 })),
+      },
       env: { CHAT_HEARTBEAT_MS: '0' },
     });
     try {
-      const res = await chat(quiet.app, token, ask('Tips for a calmer evening?', { agent_id: 'stress-resilience-coach' }));
+      const res = await chat(
+        quiet.app,
+        token,
+        ask('Tips for a calmer evening?', { agent_id: 'stress-resilience-coach' }),
+      );
       expect(String(res.res.body)).not.toMatch(/: heartbeat/);
       expect(names(res.frames).at(-1)).toBe('done');
     } finally {
