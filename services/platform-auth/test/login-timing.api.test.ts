@@ -8,6 +8,7 @@ import { buildApp, openTestDb, type TestApp, type TestDb } from './support/harne
 // Bounded: 2 x 25 logins at cost 10 (~0.06-0.3 s each on the build machines), interleaved with the order
 // alternating each round so load drift hits both. 25 rounds, not 9: with another suite on the second core a median
 // of 9 strayed past the bound in CI (0.82) while quiet runs give 0.98-1.01; the bound itself is unchanged.
+// Without the dummy hash the ratio is below 0.05, so the paired estimate still fails that way at once.
 const COST = '10';
 const ROUNDS = 25;
 
@@ -43,7 +44,9 @@ describe('login timing', () => {
         known.push(await timed(u.email));
       }
     }
-    const ratio = median(unknown) / median(known);
+    // The median of the per-round ratios: each round's two logins ran back to back, so a burst of load on the shared
+    // cores moves both (a ratio of the two medians once read 1.16 with another suite's jest on the second core).
+    const ratio = median(unknown.map((u, i) => u / known[i]!));
     expect(ratio).toBeGreaterThan(0.85);
     expect(ratio).toBeLessThan(1.15);
   });
