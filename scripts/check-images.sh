@@ -150,7 +150,11 @@ for svc in "${SERVICES[@]}"; do
         const h=b({alg:"HS256",typ:"JWT"}),p=b({sub:"u-image",email:"u@example.org",tenantId:"image-check",roles:["USER"],iat:n,exp:n+300,iss:"care-platform",aud:"care-platform"});
         console.log(h+"."+p+"."+c.createHmac("sha256",process.env.JWT_SECRET).update(h+"."+p).digest("base64url"))')
       body=$(curl -fsS "$base/api/agents?limit=3" -H "Authorization: Bearer $token") || body=""
-      grep -q '"id"' <<<"$body" || { echo "care-consult: agent catalog failed: $body"; fail=1; } ;;
+      grep -q '"id"' <<<"$body" || { echo "care-consult: agent catalog failed: $body"; fail=1; }
+      # The emergency screen (rules + the trained semantic stage shipped in the image) refuses before any model.
+      body=$(curl -fsS -N -X POST "$base/api/chat" -H "Authorization: Bearer $token" -H 'content-type: application/json' \
+        -d '{"messages":[{"role":"user","content":"my dad suddenly cannot lift his right arm and his speech is slurred"}]}') || body=""
+      grep -q 'event: refusal' <<<"$body" || { echo "care-consult: the emergency screen did not refuse: ${body:0:300}"; fail=1; } ;;
   esac
   info=$(curl -fsS "$base${HEALTH[$svc]}" 2>/dev/null || true)
   echo "$svc: health $info" | cut -c1-200
