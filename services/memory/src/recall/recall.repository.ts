@@ -140,13 +140,33 @@ export async function prepareSearch(
 }
 
 /** One row of the candidate statement, as the driver returns it (the shared columns typed as in `CandidateRow`). */
-type CandidateSqlRow = Pick<CandidateRow, 'id' | 'tier' | 'type' | 'source' | 'text' | 'tags' | 'strength' | 'resolved'> & {
+type CandidateSqlRow = Pick<
+  CandidateRow,
+  'id' | 'tier' | 'type' | 'source' | 'text' | 'tags' | 'strength' | 'resolved'
+> & {
   created_at: string | Date;
   vector_rank: string | number | null;
   similarity: number;
   text_rank: string | number | null;
   text_score: number;
 };
+
+/** The memory's own columns of a candidate or neighbour row (both statements select the same ones). */
+function memoryColumns(
+  r: CandidateSqlRow,
+): Omit<CandidateRow, 'vectorRank' | 'vectorSimilarity' | 'textRank' | 'textScore'> {
+  return {
+    id: r.id,
+    tier: r.tier,
+    type: r.type,
+    source: r.source,
+    text: r.text,
+    tags: r.tags,
+    strength: Number(r.strength),
+    createdAt: new Date(r.created_at),
+    resolved: r.resolved,
+  };
+}
 
 /** Names of the candidate statements prepared in each database session (a PGlite instance is one session). */
 const preparedIn = new WeakMap<object, Set<string>>();
@@ -308,15 +328,7 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
         );
   const text = new Map(q.inProcess?.text.map((c) => [c.id, c]));
   const rows = result.rows.map((r) => ({
-    id: r.id,
-    tier: r.tier,
-    type: r.type,
-    source: r.source,
-    text: r.text,
-    tags: r.tags,
-    strength: Number(r.strength),
-    createdAt: new Date(r.created_at),
-    resolved: r.resolved,
+    ...memoryColumns(r),
     vectorRank: r.vector_rank === null ? undefined : Number(r.vector_rank),
     vectorSimilarity: Number(r.similarity),
     textRank: r.text_rank === null ? undefined : Number(r.text_rank),
@@ -385,15 +397,7 @@ export async function findNeighbours(tx: Tx, q: NeighbourQuery): Promise<Neighbo
     from nb join memories m on m.tenant_id = ${q.tenantId} and m.id = nb.id`);
   return result.rows.map((r) => ({
     anchorId: r.anchor_id,
-    id: r.id,
-    tier: r.tier,
-    type: r.type,
-    source: r.source,
-    text: r.text,
-    tags: r.tags,
-    strength: Number(r.strength),
-    createdAt: new Date(r.created_at),
-    resolved: r.resolved,
+    ...memoryColumns(r),
     vectorSimilarity: Number(r.similarity),
     textScore: q.score ? q.score(r.id) : Number(r.text_score),
   }));
