@@ -46,3 +46,14 @@ export function checkDocumentedResponse(
   const fn = documentedResponseValidator(doc, method, expressPath, status, contentType);
   return fn(body) ? [] : toIssues(fn.errors);
 }
+
+/** `METHOD /path` of every operation a document marks open (`security: []`), sorted. */
+export function openOperations(doc: { paths?: Record<string, Record<string, { security?: unknown[] }>> }): string[] {
+  return Object.entries(doc.paths ?? {})
+    .flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => Array.isArray(op.security) && op.security.length === 0)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    )
+    .sort();
+}

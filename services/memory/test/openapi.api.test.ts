@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Database } from '@care/db';
-import { checkDocumentedResponse } from '@care/contracts';
+import { checkDocumentedResponse, openOperations } from '@care/contracts';
 import { createMetrics, listRoutes } from '@care/service-kit';
 import { compareRoutes, lintOpenApi } from '@care/service-kit/testing';
 import { buildApp, openTestDatabase } from './support/test-app';
@@ -55,12 +55,7 @@ describe('GET /openapi.json (memory)', () => {
   });
 
   it('marks the probes, the document and the configured exempt paths as open', () => {
-    const open = Object.entries(doc.paths).flatMap(([p, item]) =>
-      Object.entries(item)
-        .filter(([, op]) => Array.isArray(op.security) && op.security.length === 0)
-        .map(([m]) => `${m.toUpperCase()} ${p}`),
-    );
-    expect(open.sort()).toEqual(['GET /actuator/health/liveness', 'GET /api/v1/system/health', 'GET /openapi.json']);
+    expect(openOperations(doc)).toEqual(['GET /actuator/health/liveness', 'GET /api/v1/system/health', 'GET /openapi.json']);
   });
 
   describe('real responses match the documented schemas', () => {
