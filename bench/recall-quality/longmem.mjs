@@ -33,7 +33,7 @@ const final = args.includes('--final');
 const files = args.filter((a) => !a.startsWith('--'));
 const setDir = path.join(here, 'longmem');
 const sets = (
-  files.length ? files : final ? ['final-1.json', 'final-2.json'] : ['dev-1.json', 'dev-2.json']
+  files.length ? files : final ? ['final-3.json', 'final-4.json'] : ['dev-1.json', 'dev-2.json']
 ).map((f) => JSON.parse(fs.readFileSync(path.isAbsolute(f) ? f : path.join(setDir, f), 'utf8')));
 const started = Date.now();
 
