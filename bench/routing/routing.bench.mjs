@@ -4,12 +4,13 @@
 // Prints accuracy per topic (a route is right when the chosen agent is one of the message's acceptable agents)
 // and p50/p99 routing time per message (new router: embedding of the message included, cache cleared).
 //
-//   pnpm --filter @care/care-consult build && node bench/routing/routing.bench.mjs [--set dev|own|final] [--misses]
+//   pnpm --filter @care/care-consult build && node bench/routing/routing.bench.mjs [--set dev|spent|own|final] [--misses]
 //
 // --set dev (default): services/care-consult/data/routing/blind-dev.jsonl, tuning allowed.
+// --set spent: data/routing/blind1-spent.jsonl, the first final set; reported once (ADR 0415), now a development set.
 // --set own: bench/routing/own-examples.jsonl, written for this work (not from any blind set).
-// --set final: the frozen blind-final set. Run it ONCE, when the router is final; never with --misses.
-import { readFileSync } from 'node:fs';
+// --set final: the frozen data/routing/blind2-final.jsonl. Run it ONCE, when the router is final; never with --misses.
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,14 +41,23 @@ const ROUNDS = Number(arg('rounds') ?? 3);
 const files = {
   dev: path.join(service, 'data/routing/blind-dev.jsonl'),
   own: path.join(here, 'own-examples.jsonl'),
-  final: path.join(service, 'data/routing/blind-final.jsonl'),
+  spent: path.join(service, 'data/routing/blind1-spent.jsonl'),
+  final: path.join(service, 'data/routing/blind2-final.jsonl'),
 };
 if (!files[setName]) throw new Error(`unknown set ${setName}`);
 if (setName === 'final' && showMisses) throw new Error('the final set is scored only: no --misses');
+if (!existsSync(files[setName])) {
+  console.error(`${path.relative(process.cwd(), files[setName])} is not there yet: the frozen final set is added by the lead, written blind.`);
+  process.exit(2);
+}
+// Agents merged or renamed since a set was written: a label naming the old id is met by the agent that took it over.
+const ALIASES = {};
+const current = (id) => ALIASES[id] ?? id;
 const cases = readFileSync(files[setName], 'utf8')
   .split('\n')
   .filter((l) => l.trim())
-  .map((l) => JSON.parse(l));
+  .map((l) => JSON.parse(l))
+  .map((c) => ({ ...c, best: c.acceptable[0], acceptable: [...new Set(c.acceptable.map(current))] }));
 
 // Topics, by the best acceptable agent (the issue's table used children, maternity, symptoms, caregiving, medications).
 const TOPICS = [
@@ -62,7 +72,7 @@ const TOPICS = [
   ['conditions & results', ['lab-results-explainer', 'health-literacy-guide', 'diabetes-care-guide', 'diabetes-educator', 'hypertension-educator', 'heart-disease-educator', 'cardiology-guide', 'asthma-educator', 'respiratory-guide']],
   ['healthy living', ['activity-coach', 'active-aging-coach', 'nutrition-guide', 'healthy-habits-coach', 'heart-healthy-eating-coach']],
 ];
-const topicOf = (c) => TOPICS.find(([, ids]) => ids.includes(c.acceptable[0]))?.[0] ?? 'other';
+const topicOf = (c) => TOPICS.find(([, ids]) => ids.includes(c.best))?.[0] ?? 'other';
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
