@@ -26,10 +26,10 @@ const dist = (p) => require(path.join(service, 'dist', p));
 const { CatalogStore } = dist('catalog/catalog.store.js');
 const { CatalogService } = dist('catalog/catalog.service.js');
 const { chatCatalogFrom } = dist('chat/catalog-adapter.js');
-const { AgentRouter } = dist('chat/agent-router.js');
+const { AgentRouter, agentProfileTexts } = dist('chat/agent-router.js');
 const { tokenize } = dist('providers/builtin/retrieval.js');
 const { createLogger } = require('@care/service-kit');
-const { sharedSentenceEncoder } = require('@care/sentence-encoder');
+const { SentenceEncoder, sharedSentenceEncoder } = require('@care/sentence-encoder');
 
 const arg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -91,6 +91,18 @@ const readyMs = performance.now() - t0;
 
 const legacy = (text, allow) => legacyRouteToAgent(catalog, tokenize, text, allow);
 const fresh = (text, allow) => router.route([text], allow);
+// Timed first turns must pay for the encoder: the shared encoder remembers its last 1,024 texts (every message of
+// the accuracy runs), so the timed router sends messages to an encoder without that cache and agent texts to the
+// shared one (already embedded, nothing to time there).
+const profileTexts = new Set(catalog.activeAgents().flatMap((a) => agentProfileTexts(a)));
+const uncached = new SentenceEncoder({ cacheSize: 0 });
+const timedRouter = new AgentRouter(
+  catalog,
+  { embed: (texts) => (texts.every((t) => profileTexts.has(t)) ? sharedSentenceEncoder() : uncached).embed(texts) },
+  logger,
+);
+await timedRouter.ready();
+await uncached.warm();
 
 async function evaluate(allowClinical) {
   const rows = [];
@@ -112,17 +124,17 @@ async function timing() {
       let s = performance.now();
       legacy(c.text, false);
       oldT.push(performance.now() - s);
-      router.clearMessageCache();
+      timedRouter.clearMessageCache();
       const cpu = process.cpuUsage();
       s = performance.now();
-      await fresh(c.text, false);
+      await timedRouter.route([c.text], false);
       newT.push(performance.now() - s);
       const used = process.cpuUsage(cpu);
       newCpu.push((used.user + used.system) / 1000);
     }
   }
   const cached = [];
-  for (const c of cases) await fresh(c.text, false); // remember every message's vector first
+  for (const c of cases) await fresh(c.text, false); // every message's vector is remembered by now
   for (const c of cases) {
     const s = performance.now();
     await fresh(c.text, false);
@@ -157,9 +169,9 @@ const f = (x) => x.toFixed(3);
 console.log(`\n| routing time per message (${ROUNDS} rounds x ${cases.length}) | p50 ms | p99 ms | max ms |`);
 console.log('|---|---:|---:|---:|');
 console.log(`| old router (catalog search + clinical swap) | ${f(pct(oldT, 50))} | ${f(pct(oldT, 99))} | ${f(oldT.at(-1))} |`);
-console.log(`| new router, message embedded (cache cleared each call) | ${f(pct(newT, 50))} | ${f(pct(newT, 99))} | ${f(newT.at(-1))} |`);
+console.log(`| new router, message embedded (no cached vector) | ${f(pct(newT, 50))} | ${f(pct(newT, 99))} | ${f(newT.at(-1))} |`);
 console.log(`| new router, message embedded: CPU time of this process (less exposed to other load) | ${f(pct(newCpu, 50))} | ${f(pct(newCpu, 99))} | ${f(newCpu.at(-1))} |`);
-console.log(`| new router, message vector cached (a later turn) | ${f(pct(cached, 50))} | ${f(pct(cached, 99))} | ${f(cached.at(-1))} |`);
+console.log(`| new router, message vector cached (a later turn, or the red-flag screen embedded it first) | ${f(pct(cached, 50))} | ${f(pct(cached, 99))} | ${f(cached.at(-1))} |`);
 console.log(`\nLoad average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs. Ratio new/old p99: ${(pct(newT, 99) / pct(oldT, 99)).toFixed(1)}x.`);
 console.log(`Targets: accuracy >= 0.92: ${acc(rows, 'now') / rows.length >= 0.92 ? 'met' : 'NOT met'}; p99 < 10 ms: ${pct(newT, 99) < 10 ? 'met' : 'NOT met'}.`);
 

@@ -45,7 +45,7 @@ export interface RouterSettings {
 }
 
 export const DEFAULT_ROUTER_SETTINGS: RouterSettings = {
-  floor: 0.45,
+  floor: 0.5,
   shortFloor: 0.7,
   shortWords: 2,
   lexicalWeight: 0.25,
