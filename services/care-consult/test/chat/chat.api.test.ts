@@ -84,6 +84,21 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
     expect(names(frames).at(-1)).toBe('done');
   });
 
+  it('routes the same whatever the provider: the offline engine and a scripted model get the same agent', async () => {
+    const other = await createChatContext({
+      overrides: { chatProvider: new ScriptedProvider(() => ({ events: says('Noted.') })) },
+    });
+    try {
+      for (const q of ['my little one has had a fever since last night', 'I have a question', 'can I drink wine on my new tablets']) {
+        const a = (await chat(ctx.app, token, ask(q))).frames[0].json;
+        const b = (await chat(other.app, token, ask(q))).frames[0].json;
+        expect(b).toMatchObject({ routed: true, agent_id: a.agent_id, routing: { fallback: a.routing.fallback } });
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('embeds a new message once per turn: routing reuses the vector the emergency screen made', async () => {
     const encoder = sharedSentenceEncoder();
     const before = encoder.modelTexts;
