@@ -329,7 +329,11 @@ export class AgentRouter {
 
   private async embedProfiles(profiles: Profile[]): Promise<void> {
     if (!this.semantic) return;
-    const missing = [...new Set(profiles.flatMap((p) => p.texts))].filter((t) => !this.vectors.has(t));
+    // Shortest first: the encoder pads a batch to its longest text, so batches of like lengths cost about a
+    // third of the CPU of catalog order (a scope text of 800 characters no longer pads 63 short examples).
+    const missing = [...new Set(profiles.flatMap((p) => p.texts))]
+      .filter((t) => !this.vectors.has(t))
+      .sort((a, b) => a.length - b.length);
     try {
       for (let i = 0; i < missing.length; i += 64) {
         const batch = missing.slice(i, i + 64);

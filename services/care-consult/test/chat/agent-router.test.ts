@@ -239,6 +239,21 @@ describe('lexical side of routing (stems and everyday phrases)', () => {
     expect((await router.route(['my insurance denied my claim, how do I appeal'], false))!.agent.id).toBe('claims-appeals-helper');
   });
 
+  it('embeds agent texts in batches of like length, shortest first (a batch is padded to its longest text)', async () => {
+    const catalog = await shippedChatCatalog();
+    const batches: string[][] = [];
+    const encoder: RoutingEncoder = {
+      embed: async (texts) => {
+        batches.push([...texts]);
+        return texts.map(() => [1, 0, 0]);
+      },
+    };
+    await new AgentRouter(catalog, encoder).ready();
+    const lengths = batches.flat().map((t) => t.length);
+    expect(batches.length).toBeGreaterThan(1);
+    expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+  });
+
   it('rebuilds its agent profiles when the catalog reloads', async () => {
     let agents: ChatAgent[] = [
       { ...(await shippedChatCatalog()).agent('sleep-coach')!, id: 'only-sleep' },
