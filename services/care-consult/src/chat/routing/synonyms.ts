@@ -185,7 +185,6 @@ const PHRASES: Record<string, string> = {
   'after the birth': 'postpartum',
   'pelvic floor': 'postpartum recovery',
   'baby blues': 'postpartum perinatal-mental-health',
-  'passed': 'death grief',
   bereaved: 'bereavement grief',
   terminal: 'end-of-life grief caregiving',
   'end of life': 'advance-care-planning end-of-life',
