@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { sharedSentenceEncoder } from '@care/sentence-encoder';
-import { AgentRouter, agentScope, type RoutingEncoder } from '../../src/chat/agent-router';
+import { AgentRouter, agentProfileTexts, agentScope, type RoutingEncoder } from '../../src/chat/agent-router';
 import type { ChatAgent, ChatCatalog } from '../../src/chat/chat-catalog';
 import { LexicalIndex, stems } from '../../src/chat/routing/lexical';
-import { expandSynonyms } from '../../src/chat/routing/synonyms';
+import { ageWords, expandSynonyms } from '../../src/chat/routing/synonyms';
 import { suggestFollowUps } from '../../src/chat/suggestions';
 import { shippedChatCatalog } from './support/catalog';
 
@@ -47,6 +47,16 @@ describe('agent router by meaning over the shipped catalog (real sentence encode
     const decision = (await router.route([question], false))!;
     expect(decision.agent.id).toMatch(expected);
     expect(decision.agent.id).not.toMatch(/pregnancy-loss|prior-authorization|active-aging|shift-work/);
+  });
+
+  // Everyday words and ages the old profiles missed: a child's age, "little one", the pelvic floor after birth, jet lag.
+  it.each([
+    ['my 9 year old has had a sore ear since last night, should she be seen?', 'pediatric-symptom-guide'],
+    ['my little one is nearly 2 and still not walking', 'child-health-educator'],
+    ['how do I keep my pelvic floor strong after having twins', 'postpartum-educator'],
+    ["I've been jet lagged for a week after a work trip to Asia", 'shift-work-sleep-advisor'],
+  ])('routes "%s" by its everyday words', async (question, expected) => {
+    expect((await router.route([question], false))!.agent.id).toBe(expected);
   });
 
   it('reaches grief support for "passed away" and other ways of saying someone died', async () => {
@@ -135,6 +145,33 @@ describe('clinical rule and flags', () => {
   });
 });
 
+describe('meaning score: best text mixed with the agent\'s centre', () => {
+  // Two agents in a 3-d toy space, the message along the first axis. Alpha has one example close to the message
+  // and its other texts elsewhere; every text of Beta is fairly close. The best text alone picks Alpha (0.8 > 0.75);
+  // with the centre mixed in, Beta's steady closeness wins (0.7 x 0.75 + 0.3 x 0.96 > 0.7 x 0.8 + 0.3 x 0.39).
+  const s = Math.sqrt(1 - 0.75 ** 2);
+  async function toyRouter(settings: { centreWeight?: number } = {}) {
+    const base = (await shippedChatCatalog()).agent('sleep-coach')!;
+    const agent = (id: string, examples: string[]): ChatAgent => ({
+      ...base, id, name: id, description: `${id} desk`, persona: 'No sections.', tags: [], examples,
+    });
+    const agents = [agent('Alpha', ['alpha one', 'alpha two']), agent('Beta', ['beta one', 'beta two'])];
+    const vectors = new Map<string, number[]>();
+    const [alpha, beta] = agents.map(agentProfileTexts);
+    [[0, 1, 0], [0.8, 0.6, 0], [0, 0, 1]].forEach((v, i) => vectors.set(alpha[i], v));
+    [[0.75, s, 0], [0.75, 0, s], [0.75, -s, 0]].forEach((v, i) => vectors.set(beta[i], v));
+    const encoder: RoutingEncoder = { embed: async (texts) => texts.map((t) => vectors.get(t) ?? [1, 0, 0]) };
+    const router = new AgentRouter({ activeAgents: () => agents }, encoder, undefined, settings);
+    await router.ready();
+    return router;
+  }
+
+  it('prefers the agent whose texts are close as a whole over one with a single close example', async () => {
+    expect((await (await toyRouter()).route(['quux zork'], false))!.agent.id).toBe('Beta');
+    expect((await (await toyRouter({ centreWeight: 0 })).route(['quux zork'], false))!.agent.id).toBe('Alpha');
+  });
+});
+
 describe('agent profile', () => {
   it('takes the scope from the persona\'s first section, as plain text', () => {
     const persona = 'You are X.\n\n## What you do\n\n- Explain bills.\n- Help with appeals.\n\n## You never\n\n- Give legal advice.';
@@ -152,6 +189,24 @@ describe('lexical side of routing (stems and everyday phrases)', () => {
   it('expands "passed away" to the grief words the catalog uses', () => {
     expect(expandSynonyms('my dad passed away').join(' ')).toMatch(/grief/);
     expect(expandSynonyms('he passed the exam')).toEqual([]);
+  });
+
+  it('maps everyday words to the catalog\'s: little one, tablets, morning sickness, jet lag, angina spray', () => {
+    expect(expandSynonyms('my little one keeps waking').join(' ')).toMatch(/child/);
+    expect(expandSynonyms('can I crush my tablets').join(' ')).toMatch(/medicine/);
+    expect(expandSynonyms('morning sickness at 9 weeks').join(' ')).toMatch(/pregnancy/);
+    expect(expandSynonyms('always jet lagged after flights').join(' ')).toMatch(/circadian/);
+    expect(expandSynonyms('when to use my angina spray').join(' ')).toMatch(/heart-disease/);
+  });
+
+  it('reads ages: a child or teenager to child health, 65 and over to older adults, a duration to nothing', () => {
+    expect(ageWords('my 4yo has a cough')).toEqual(['child children']);
+    expect(ageWords('a 7 y/o and a 10 year old')).toEqual(['child children', 'child children']);
+    expect(ageWords('our 15-year-old daughter')).toEqual(['child teenager']);
+    expect(ageWords('my 80 year old dad keeps falling')).toEqual(['older adult']);
+    expect(ageWords('a 45-year-old man')).toEqual([]);
+    expect(ageWords('type 2 for 10 yrs now')).toEqual([]);
+    expect(expandSynonyms('my 3yo').join(' ')).toMatch(/child/);
   });
 
   it('matches whole stems only: "steps" does not reach "step-therapy" and "old" does not reach "older"', () => {
@@ -182,6 +237,21 @@ describe('lexical side of routing (stems and everyday phrases)', () => {
     expect(router.semantic).toBe(false);
     expect(warnings).toHaveLength(1);
     expect((await router.route(['my insurance denied my claim, how do I appeal'], false))!.agent.id).toBe('claims-appeals-helper');
+  });
+
+  it('embeds agent texts in batches of like length, shortest first (a batch is padded to its longest text)', async () => {
+    const catalog = await shippedChatCatalog();
+    const batches: string[][] = [];
+    const encoder: RoutingEncoder = {
+      embed: async (texts) => {
+        batches.push([...texts]);
+        return texts.map(() => [1, 0, 0]);
+      },
+    };
+    await new AgentRouter(catalog, encoder).ready();
+    const lengths = batches.flat().map((t) => t.length);
+    expect(batches.length).toBeGreaterThan(1);
+    expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
   });
 
   it('rebuilds its agent profiles when the catalog reloads', async () => {

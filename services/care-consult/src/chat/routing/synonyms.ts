@@ -34,7 +34,6 @@ const PHRASES: Record<string, string> = {
   infant: 'child baby',
   newborn: 'baby postpartum',
   'month old': 'child baby',
-  'year old': 'age',
   'weeks pregnant': 'pregnancy prenatal',
   pregnant: 'pregnancy prenatal',
   expecting: 'pregnancy prenatal',
@@ -166,6 +165,121 @@ const PHRASES: Record<string, string> = {
   'is it serious': 'urgency symptoms',
   'should i worry': 'urgency symptoms',
   'see a doctor': 'urgency symptoms',
+  'little one': 'child children',
+  'little ones': 'child children',
+  youngster: 'child children',
+  preschooler: 'child children',
+  teen: 'child teenager parenting',
+  teenager: 'child teenager parenting',
+  'potty training': 'child development',
+  'potty trained': 'child development',
+  teething: 'baby infant child',
+  nursery: 'child',
+  'morning sickness': 'pregnancy prenatal',
+  'birth plan': 'birth-preparation prenatal pregnancy',
+  'due date': 'pregnancy prenatal',
+  trimester: 'pregnancy prenatal',
+  scan: 'imaging',
+  'since the birth': 'postpartum',
+  'since giving birth': 'postpartum',
+  'after the birth': 'postpartum',
+  'pelvic floor': 'postpartum recovery',
+  'baby blues': 'postpartum perinatal-mental-health',
+  bereaved: 'bereavement grief',
+  terminal: 'end-of-life grief caregiving',
+  'end of life': 'advance-care-planning end-of-life',
+  dnr: 'advance-care-planning',
+  'do not resuscitate': 'advance-care-planning',
+  'young carer': 'caregiver burnout',
+  antidepressant: 'medication',
+  antidepressants: 'medication',
+  antibiotics: 'medication medicine',
+  painkillers: 'medication medicine',
+  'slow release': 'medication-literacy labels',
+  'modified release': 'medication-literacy labels',
+  dose: 'medication dosage',
+  booze: 'alcohol',
+  beer: 'alcohol',
+  beers: 'alcohol',
+  wine: 'alcohol',
+  drinking: 'alcohol',
+  grapefruit: 'interactions food',
+  afford: 'medication-cost cost',
+  melatonin: 'sleep insomnia',
+  'jet lag': 'circadian shift-work',
+  'jet lagged': 'circadian shift-work',
+  'time zones': 'circadian shift-work',
+  knackered: 'tiredness fatigue',
+  exhausted: 'tiredness fatigue',
+  redundant: 'job-loss low mood',
+  'laid off': 'job-loss low mood',
+  'lost my job': 'job-loss low mood',
+  'cant get out of bed': 'low mood',
+  "can't get out of bed": 'low mood',
+  'no motivation': 'low motivation mood',
+  hopeless: 'hopelessness low mood',
+  'cognitive distortions': 'cbt thoughts',
+  'thinking traps': 'cbt thoughts',
+  'negative thoughts': 'cbt thoughts',
+  phobia: 'anxiety fear',
+  scared: 'fear anxiety',
+  avoid: 'avoidance anxiety',
+  'too much on my plate': 'overwhelm stress',
+  juggling: 'overwhelm stress',
+  insurer: 'insurance',
+  'health plan': 'insurance coverage',
+  hmo: 'insurance network plan',
+  ppo: 'insurance network plan',
+  'not approved': 'prior-authorization approval',
+  'approve it': 'prior-authorization approval',
+  interpreter: 'appointments access',
+  'annual physical': 'appointment-preparation check-up',
+  checkup: 'appointment-preparation check-up',
+  'check up': 'appointment-preparation check-up',
+  'x rays': 'medical-records imaging',
+  images: 'imaging medical-records',
+  'my file': 'medical-records',
+  risk: 'health-literacy statistics',
+  percent: 'health-literacy statistics',
+  options: 'shared-decision-making',
+  decide: 'shared-decision-making',
+  'vitamin d': 'lab-results blood-test',
+  levels: 'lab-results',
+  angina: 'heart-disease angina',
+  bypass: 'heart-disease cardiac',
+  stent: 'heart-disease cardiac',
+  'heart attack': 'heart-disease cardiac',
+  echo: 'cardiology heart test',
+  angiogram: 'cardiology heart test',
+  ecg: 'cardiology heart test',
+  palpitations: 'irregular heartbeat cardiology',
+  afib: 'irregular heartbeat cardiology',
+  'peak flow': 'asthma respiratory action-plan',
+  copd: 'copd respiratory breathing',
+  phlegm: 'cough respiratory',
+  mucus: 'cough respiratory',
+  sputum: 'cough respiratory',
+  bronchiectasis: 'respiratory cough breathing',
+  thirsty: 'diabetes blood-glucose symptoms',
+  'peeing a lot': 'diabetes symptoms',
+  a1c: 'diabetes a1c',
+  hba1c: 'diabetes a1c',
+  diarrhoea: 'symptoms',
+  diarrhea: 'symptoms',
+  vomiting: 'symptoms',
+  rash: 'symptoms rash',
+  sprain: 'symptoms injury',
+  sprained: 'symptoms injury',
+  swollen: 'symptoms swelling',
+  bruised: 'symptoms injury',
+  'back pain': 'symptoms pain',
+  cystitis: 'symptoms',
+  uti: 'symptoms',
+  'how long should': 'recommended',
+  'food label': 'food-labels nutrition',
+  carbs: 'nutrition eating',
+  breakfast: 'meals nutrition eating',
+  snacks: 'meals nutrition eating',
 };
 
 // Longest keys first, so "night shifts" wins over "nights".
@@ -173,10 +287,25 @@ const ENTRIES = Object.entries(PHRASES)
   .map(([k, v]) => ({ key: words(k), extra: v }))
   .sort((a, b) => b.key.length - a.key.length);
 
-/** Extra query words for the everyday phrases found in `text` (empty when none). */
+// "my 4yo", "a 10 year old", "45-year-old": the age says whose health it is.
+const AGE = /(\d{1,3})\s*(?:yo|y\/o|yr?s?\s*old|(?:-|\s)?(?:year|yr)s?[-\s]old)\b/gi;
+
+/** Words for the ages named in `text`: children and teenagers to child health, 65 and over to older adults. */
+export function ageWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(AGE)) {
+    const age = Number(m[1]);
+    if (age < 13) out.push('child children');
+    else if (age < 18) out.push('child teenager');
+    else if (age >= 65) out.push('older adult');
+  }
+  return out;
+}
+
+/** Extra query words for the everyday phrases (and ages) found in `text` (empty when none). */
 export function expandSynonyms(text: string): string[] {
   const ws = words(text);
-  const out: string[] = [];
+  const out: string[] = ageWords(text);
   for (const { key, extra } of ENTRIES) {
     for (let i = 0; i + key.length <= ws.length; i++) {
       let match = true;
