@@ -13,6 +13,7 @@
 //   pnpm --filter @care/memory build && node bench/memory/ingest.mjs
 //   N=200 CONCURRENCY=1,8 VARIANTS=builtin,hashing node bench/memory/ingest.mjs
 //   PROFILE_DIR=/tmp/prof node bench/memory/ingest.mjs    # the server writes a --cpu-prof per variant there
+//   SERVICE_DIR=/path/to/other/services/memory node bench/memory/ingest.mjs   # measure another build
 //
 // DATABASE_URI passes through (e.g. `pglite://memory` for an ephemeral database, or a PostgreSQL server, whose
 // CPU is then not counted); unset, each server gets a new DATA_DIR in the temp folder (the service's default
@@ -27,13 +28,15 @@ import { createRequire } from 'node:module';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const svc = path.join(here, '..', '..', 'services', 'memory');
+// SERVICE_DIR: another build of the service to measure (e.g. a worktree of main, for a before/after in one run).
+const svc = process.env.SERVICE_DIR ?? path.join(here, '..', '..', 'services', 'memory');
 const { SentenceEncoder } = require(path.join(svc, 'node_modules', '@care', 'sentence-encoder'));
 
 const N = Number(process.env.N ?? 400);
 const CONCURRENCY = (process.env.CONCURRENCY ?? '1,8').split(',').map(Number);
 const VARIANTS = (process.env.VARIANTS ?? 'builtin,hashing').split(',');
-const WARMUP = 16;
+// Warm-up requests (distinct texts, not measured): the JIT and the WASM tiers settle over the first hundred or so.
+const WARMUP = Number(process.env.WARMUP ?? 64);
 const PROFILE_DIR = process.env.PROFILE_DIR;
 const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU time in these ticks
 const started = Date.now();
@@ -56,12 +59,14 @@ const freePort = () =>
     });
   });
 
-/** CPU seconds (user + system) the process has used so far. */
-const cpuSeconds = (pid) => {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU seconds (user + system) used so far by a process (or, with `/task/<tid>`, one of its threads). */
+const cpuSeconds = (pid, task = '') => {
+  const stat = fs.readFileSync(`/proc/${pid}${task}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime (fields 14 and 15)
 };
+/** The server's CPU seconds: the whole process, and its main thread (JavaScript, WASM) alone. */
+const serverCpu = (pid) => ({ all: cpuSeconds(pid), main: cpuSeconds(pid, `/task/${pid}`) });
 
 async function startServer(provider, label) {
   const port = await freePort();
@@ -78,6 +83,8 @@ async function startServer(provider, label) {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   const args = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${label}.cpuprofile`] : [];
+  // SERVER_NODE_ARGS: node flags for the server only (e.g. GC settings), space-separated.
+  if (process.env.SERVER_NODE_ARGS) args.push(...process.env.SERVER_NODE_ARGS.split(' ').filter(Boolean));
   const child = spawn(process.execPath, [...args, path.join(svc, 'dist', 'main.js')], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -139,12 +146,19 @@ async function measureServer(provider, c) {
     const tenant = `ingest-${provider}-${c}`;
     const items = texts.slice(0, WARMUP + N).map((text, i) => ({ id: `m${i}`, text }));
     await drive(server.base, tenant, items.slice(0, WARMUP), c);
-    const cpu0 = cpuSeconds(server.pid);
+    const cpu0 = serverCpu(server.pid);
     const t0 = performance.now();
     const latencies = await drive(server.base, tenant, items.slice(WARMUP), c);
     const wallS = (performance.now() - t0) / 1000;
-    const cpuS = cpuSeconds(server.pid) - cpu0;
-    return { name: `HTTP remember, ${provider}`, c, wallS, cpuS, latencies };
+    const cpu1 = serverCpu(server.pid);
+    return {
+      name: `HTTP remember, ${provider}`,
+      c,
+      wallS,
+      cpuS: cpu1.all - cpu0.all,
+      mainS: cpu1.main - cpu0.main,
+      latencies,
+    };
   } finally {
     await server.stop();
   }
@@ -190,12 +204,14 @@ console.log(`\n# Memory ingestion through POST /api/v1/memory/remember (${N} mem
 console.log(
   `Server: services/memory/dist/main.js, ${process.env.DATABASE_URI ?? 'embedded PGlite on disk'}, log level ${process.env.LOG_LEVEL ?? 'info'}; texts: long-conversation dev turns (mean ${Math.round(texts.slice(0, N).reduce((s, t) => s + t.length, 0) / N)} characters).\n`,
 );
-console.log('| path | concurrency | memories/s (wall) | server CPU s | memories per server CPU-s | latency p50 ms | p99 ms |');
+console.log(
+  '| path | concurrency | memories/s (wall) | server CPU s (main thread) | memories per server CPU-s | latency p50 ms | p99 ms |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   const n = r.name.startsWith('encoder') ? N : r.latencies.length;
   console.log(
-    `| ${r.name} | ${r.c} | ${f1(n / r.wallS)} | ${r.cpuS.toFixed(2)} | **${f1(n / r.cpuS)}** | ${f1(pct(r.latencies, 50))} | ${f1(pct(r.latencies, 99))} |`,
+    `| ${r.name} | ${r.c} | ${f1(n / r.wallS)} | ${r.cpuS.toFixed(2)}${r.mainS === undefined ? '' : ` (${r.mainS.toFixed(2)})`} | **${f1(n / r.cpuS)}** | ${f1(pct(r.latencies, 50))} | ${f1(pct(r.latencies, 99))} |`,
   );
 }
 const perCpu = (name, c) => {
