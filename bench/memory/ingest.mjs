@@ -82,7 +82,9 @@ async function startServer(provider, label) {
     REMINDER_POLL_MS: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
-  const args = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${label}.cpuprofile`] : [];
+  const args = PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${label}.cpuprofile`]
+    : [];
   // SERVER_NODE_ARGS: node flags for the server only (e.g. GC settings), space-separated.
   if (process.env.SERVER_NODE_ARGS) args.push(...process.env.SERVER_NODE_ARGS.split(' ').filter(Boolean));
   const child = spawn(process.execPath, [...args, path.join(svc, 'dist', 'main.js')], {
@@ -117,7 +119,8 @@ async function remember(base, tenant, id, text) {
     body: JSON.stringify({ id, text, type: 'EPISODIC', source: 'USER_STATED', tags: ['bench'] }),
   });
   const body = await res.json();
-  if (res.status !== 200 || body.id !== id) throw new Error(`remember -> ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 200 || body.id !== id)
+    throw new Error(`remember -> ${res.status} ${JSON.stringify(body)}`);
   return performance.now() - t0;
 }
 
