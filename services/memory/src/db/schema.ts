@@ -13,11 +13,13 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { vectorLiteral } from './vector-index';
 
 /** pgvector `vector` without a fixed size: one column serves any provider; `dim` says which space a row is in. */
 export const vector = customType<{ data: number[]; driverData: string }>({
   dataType: () => 'vector',
-  toDriver: (value) => JSON.stringify(value),
+  // 9 significant digits: the same float32 values as the full double text, from half the characters to parse.
+  toDriver: (value) => vectorLiteral(value),
   fromDriver: (value) =>
     typeof value === 'string' ? (JSON.parse(value) as number[]) : (value as unknown as number[]),
 });

@@ -69,20 +69,35 @@ export async function findMemories(tx: Tx, tenantId: string, ids: string[]): Pro
   return selectMemories(tx, and(eq(memories.tenantId, tenantId), inArray(memories.id, ids)));
 }
 
-/** Inserts a memory; false when the id is taken (nothing written). */
-export async function insertMemory(tx: Tx, m: NewMemory): Promise<boolean> {
-  const rows = await tx
+// A new memory has no access row: its statistics are known without the join.
+const { accessCount: _count, lastAccessedAt: _last, ...ownColumns } = memoryColumns;
+const insertedColumns = {
+  ...ownColumns,
+  accessCount: sql<number>`0`.mapWith(Number),
+  lastAccessedAt: sql<Date | null>`null`,
+};
+
+/** Inserts a memory and answers it as stored; undefined when the id is taken (nothing written). */
+export async function insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRow | undefined> {
+  return (await insertMemories(tx, [m]))[0];
+}
+
+/** Inserts memories in one statement and answers those stored; a memory whose id is taken is left out. */
+export async function insertMemories(tx: Tx, list: readonly NewMemory[]): Promise<MemoryRow[]> {
+  if (list.length === 0) return [];
+  return tx
     .insert(memories)
-    .values({
-      ...m,
-      dim: m.embedding.length,
-      strength: m.strength ?? 0.5,
-      updatedAt: m.createdAt,
-      expiresAt: m.expiresAt ?? null,
-    })
+    .values(
+      list.map((m) => ({
+        ...m,
+        dim: m.embedding.length,
+        strength: m.strength ?? 0.5,
+        updatedAt: m.createdAt,
+        expiresAt: m.expiresAt ?? null,
+      })),
+    )
     .onConflictDoNothing()
-    .returning({ id: memories.id });
-  return rows.length === 1;
+    .returning(insertedColumns);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { DocumentIngest, RememberRequest, ReinforceRequest, ScratchpadReque
 import { reinforcedStrength } from '../recall/fusion';
 import { writableSpace } from '../partitions/partition-space';
 import type { MemoryContext } from './memory-context';
+import { MemoryInserts } from './memory-inserts';
 import {
   MemoryExistsError,
   MemoryNotFoundError,
@@ -11,20 +12,17 @@ import {
   VectorDimensionError,
 } from './memory.errors';
 import { memoryState, memoryView, tierOfType, type MemoryRow } from './memory.model';
-import {
-  findMemory,
-  insertMemory,
-  listLinks,
-  listScratchpad,
-  updateMemory,
-  upsertDocument,
-} from './memories.repository';
+import { findMemory, listLinks, listScratchpad, updateMemory, upsertDocument } from './memories.repository';
 
 type View = Record<string, unknown>;
 
 /** Writes and maintenance of single memories: remember, ingest, scratchpad, forget, reinforce, suppress, resolve. */
 export class MemoriesService {
-  constructor(private readonly ctx: MemoryContext) {}
+  private readonly inserts: MemoryInserts;
+
+  constructor(private readonly ctx: MemoryContext) {
+    this.inserts = new MemoryInserts(ctx);
+  }
 
   /** Stores a cognitive memory in the tier of its type; 409 if the id is taken. */
   async remember(tenantId: string, body: RememberRequest): Promise<View> {
@@ -163,27 +161,26 @@ export class MemoriesService {
     await this.ctx.indexes.ensure(dimension);
     const now = this.ctx.clock();
     const id = m.id ?? randomUUID();
-    return this.ctx.database.withTenant(tenantId, async (tx) => {
-      await writableSpace(tx, tenantId, this.ctx.embeddings, dimension, now);
-      const expiresAt = m.ttl ? new Date(now.getTime() + m.ttl * 1000) : null;
-      const tier = tierOfType(m.type);
-      // createdAt is when the memory happened (recency and decay read it); an import may date it in the past.
-      const createdAt = m.occurredAt ?? now;
-      const inserted = await insertMemory(tx, {
-        tenantId,
-        id,
-        tier,
-        type: m.type,
-        source: m.source,
-        text: m.text,
-        tags: m.tags,
-        embedding,
-        createdAt,
-        expiresAt,
-      });
-      if (!inserted) await this.refuseTakenId(tx, tenantId, id, 'another memory');
-      return memoryView((await findMemory(tx, tenantId, id))!, now);
-    });
+    const expiresAt = m.ttl ? new Date(now.getTime() + m.ttl * 1000) : null;
+    // createdAt is when the memory happened (recency and decay read it); an import may date it in the past.
+    const createdAt = m.occurredAt ?? now;
+    const memory = {
+      tenantId,
+      id,
+      tier: tierOfType(m.type),
+      type: m.type,
+      source: m.source,
+      text: m.text,
+      tags: m.tags,
+      embedding,
+      createdAt,
+      expiresAt,
+    };
+    const row = await this.inserts.insert(memory, dimension, now);
+    if (row) return memoryView(row, now);
+    return this.ctx.database.withTenant(tenantId, (tx) =>
+      this.refuseTakenId(tx, tenantId, id, 'another memory'),
+    );
   }
 
   private async refuseTakenId(tx: Tx, tenantId: string, id: string, what: string): Promise<never> {

@@ -14,7 +14,10 @@ export async function writableSpace(
   dimension: number,
   now: Date,
 ): Promise<PartitionRow> {
-  const partition = await createPartitionIfMissing(tx, tenantId, provider.model, dimension, now);
+  // Read first: the partition exists on every write but the first, and a read is cheaper than an upsert.
+  const partition =
+    (await findPartition(tx, tenantId)) ??
+    (await createPartitionIfMissing(tx, tenantId, provider.model, dimension, now));
   assertSameSpace(partition, provider, dimension);
   return partition;
 }
