@@ -3,8 +3,19 @@ import type { RecallRequest } from '@care/contracts';
 import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
 import { checkedSpace } from '../partitions/partition-space';
-import { fuse, rankAll, TIERS, withContext, type Scored, type Tier } from './fusion';
-import type { WeightedTerm } from './lexical';
+import type { EmbeddingProvider } from '../embeddings/embedding-provider';
+import {
+  expansionTerms,
+  fuse,
+  questionStatement,
+  rankAll,
+  TIERS,
+  withContext,
+  type FusionSettings,
+  type Scored,
+  type Tier,
+} from './fusion';
+import { DF_CAP, idf, type WeightedTerm } from './lexical';
 import { findCandidates, findNeighbours, prepareSearch, type CandidateRow } from './recall.repository';
 
 /** One recalled memory with the signals behind its score. */
@@ -35,6 +46,21 @@ export function poolSize(topK: number): number {
   return Math.min(400, Math.max(50, topK * 4));
 }
 
+/** The vector a query searches with (`fusion.queryVector`): the query as asked, as a statement, or their mean. */
+export async function embedQuery(
+  embeddings: EmbeddingProvider,
+  query: string,
+  fusion: Pick<FusionSettings, 'queryVector'>,
+): Promise<number[]> {
+  if (fusion.queryVector === 'asked') return (await embeddings.embed([query]))[0];
+  const statement = questionStatement(query);
+  if (fusion.queryVector === 'statement') return (await embeddings.embed([statement]))[0];
+  const [a, b] = await embeddings.embed([query, statement]);
+  const mean = a.map((x, i) => x + b[i]);
+  const norm = Math.hypot(...mean) || 1;
+  return mean.map((x) => x / norm);
+}
+
 /** Recall with fused scoring across tiers; records an access on every returned memory. */
 export class RecallService {
   constructor(private readonly ctx: MemoryContext) {}
@@ -47,7 +73,7 @@ export class RecallService {
   ): Promise<Record<string, unknown>> {
     const topK = body.topK ?? DEFAULT_TOP_K;
     const dimension = await this.ctx.embeddings.dimension();
-    const [queryVector] = await this.ctx.embeddings.embed([body.query]);
+    const queryVector = await embedQuery(this.ctx.embeddings, body.query, this.ctx.fusion);
     const now = this.ctx.clock();
     await this.ctx.lexicalIndex?.ready();
     const run = await this.ctx.database.withTenant(tenantId, async (tx) => {
@@ -136,6 +162,52 @@ export class RecallService {
         windowMs: fusion.contextWindowMinutes * 60_000,
       });
       scored = withContext(candidates, neighbours, fusion);
+    }
+    if (fusion.feedbackWeight > 0 && fusion.feedbackDocs > 0 && index && scored.length > 0) {
+      // Pseudo-relevance feedback: the rarest words of the best-ranked memories that the query lacks score every
+      // candidate again, and may bring a few more from the full-text index.
+      const top = rankAll(scored, now, fusion).slice(0, fusion.feedbackDocs);
+      const expansion: WeightedTerm[] = expansionTerms(
+        top.map((h) => index.lexemesOf(tenantId, h.id)),
+        lexemes,
+        (l) => {
+          const { df, n } = index.frequency(tenantId, l);
+          return { df, idf: idf(Math.min(DF_CAP, df), Math.max(1, n)) };
+        },
+        fusion.feedbackTerms,
+      ).map((t) => ({ lexeme: t.lexeme, idf: t.weight, filter: true }));
+      if (expansion.length > 0) {
+        const known = new Set(scored.map((c) => c.id));
+        const more =
+          fusion.feedbackPool > 0
+            ? index
+                .search(tenantId, expansion, { dim: partition.dimension, tiers, now, pool: fusion.feedbackPool, tagsAny })
+                .filter((c) => !known.has(c.id))
+            : [];
+        const added =
+          more.length > 0
+            ? await findCandidates(tx, {
+                tenantId,
+                dim: partition.dimension,
+                queryVector,
+                terms,
+                tiers,
+                pool: 0,
+                now,
+                prepared: true,
+                tagsAny,
+                inProcess: { text: more, score: (id) => index.score(tenantId, id, terms), session: index.session },
+              })
+            : [];
+        // The added memories were found by the expansion terms, not by the query: no text rank of their own.
+        const fresh = added
+          .filter((c) => !known.has(c.id))
+          .map((c) => ({ ...c, textRank: undefined, textScore: index.score(tenantId, c.id, terms) }));
+        scored = [...scored, ...fresh].map((c) => ({
+          ...c,
+          feedback: index.score(tenantId, c.id, expansion),
+        }));
+      }
     }
     return {
       hits: fuse(scored, now, topK, fusion),
