@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import {
   contextOf,
-  expansionTerms,
   questionStatement,
   DEFAULT_FUSION,
   fuse,
@@ -223,87 +222,7 @@ describe('conversation context (ADR 0315)', () => {
   });
 });
 
-describe('pseudo-relevance feedback (ADR 0320)', () => {
-  const stats: Record<string, { idf: number; df: number }> = {
-    marta: { idf: 4, df: 3 },
-    bakeri: { idf: 3, df: 4 },
-    famili: { idf: 1, df: 40 },
-    fartons: { idf: 6, df: 1 },
-    bun: { idf: 5, df: 2 },
-  };
-  const idfOf = (l: string) => stats[l] ?? { idf: 0, df: 0 };
-
-  it('picks the words of the best memories the query lacks, rarest and most shared first, never a df-1 word', () => {
-    const terms = expansionTerms(
-      [
-        ['marta', 'bakeri', 'famili'],
-        ['marta', 'fartons', 'bun'],
-      ],
-      ['bun'],
-      idfOf,
-      2,
-    );
-    expect(terms).toEqual([
-      { lexeme: 'marta', weight: 8 },
-      { lexeme: 'bakeri', weight: 3 },
-    ]);
-  });
-
-  it('lifts a memory holding the feedback terms and never lowers a score', () => {
-    const on = { ...DEFAULT_FUSION, feedbackWeight: 0.3 };
-    const mk = (id: string, sim: number, feedback?: number): CandidateEvidence => ({
-      id,
-      tier: 'episodic',
-      createdAt: NOW,
-      strength: 0.5,
-      vectorSimilarity: sim,
-      vectorRank: 1,
-      textScore: 0,
-      feedback,
-    });
-    expect(fuse([mk('plain', 0.4, 0), mk('bridge', 0.35, 1)], NOW, 2, on).map((h) => h.id)).toEqual([
-      'bridge',
-      'plain',
-    ]);
-    expect(fuse([mk('plain', 0.4), mk('bridge', 0.35)], NOW, 2, on).map((h) => h.id)).toEqual([
-      'plain',
-      'bridge',
-    ]);
-    fc.assert(
-      fc.property(candidate, fc.double({ min: 0, max: 1, noNaN: true }), (c, feedback) => {
-        return scoreCandidate({ ...c, feedback }, NOW, on).score >= scoreCandidate(c, NOW, on).score - 1e-12;
-      }),
-    );
-  });
-});
-
-describe('diversity across sessions (ADR 0321)', () => {
-  const HOUR = 3_600_000;
-  const mk = (id: string, sim: number, hoursAgo: number): CandidateEvidence => ({
-    id,
-    tier: 'episodic',
-    createdAt: new Date(NOW.getTime() - hoursAgo * HOUR),
-    strength: 0.5,
-    vectorSimilarity: sim,
-    vectorRank: 1,
-    textScore: 0,
-  });
-
-  it('lets a memory of another session pass a close second of the same session', () => {
-    const on = { ...DEFAULT_FUSION, recencyWeight: 0, diversityWeight: 0.3 };
-    const cs = [mk('a1', 0.9, 100), mk('a2', 0.85, 100.1), mk('b', 0.8, 10)];
-    expect(fuse(cs, NOW, 2, on).map((h) => h.id)).toEqual(['a1', 'b']);
-    expect(fuse(cs, NOW, 2, { ...on, diversityWeight: 0 }).map((h) => h.id)).toEqual(['a1', 'a2']);
-  });
-
-  it('returns the same memories as the plain cut, reordered at most, when every memory is its own session', () => {
-    const on = { ...DEFAULT_FUSION, diversityWeight: 1 };
-    const cs = [mk('a', 0.9, 1), mk('b', 0.5, 5), mk('c', 0.7, 9), mk('d', 0.2, 13)];
-    expect(fuse(cs, NOW, 3, on).map((h) => h.id)).toEqual(['a', 'c', 'b']);
-  });
-});
-
-describe('questionStatement (ADR 0322)', () => {
+describe('questionStatement (ADR 0320)', () => {
   it('drops the question frame and mark, leaving the words a remembered sentence would hold', () => {
     expect(questionStatement('When did Maya buy the car?')).toBe('Maya buy the car');
     expect(questionStatement('What kind of car was Dev practising with?')).toBe('Dev practising with');

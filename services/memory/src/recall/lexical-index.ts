@@ -149,10 +149,6 @@ class PartitionIndex {
     return this.postings.get(lexeme)?.size ?? 0;
   }
 
-  lexemesAt(slot: number): string[] | undefined {
-    return this.lexemes[slot];
-  }
-
   contains(slot: number, lexeme: string): boolean {
     const posting = this.postings.get(lexeme);
     return posting !== undefined && find(posting, slot) >= 0;
@@ -401,19 +397,6 @@ export class LexicalIndex {
       if (i === 0 || top[i - 1].score !== c.score) rank = i + 1;
       return { id: c.id, textScore: c.score, textRank: rank };
     });
-  }
-
-  /** The distinct lexemes of one memory of a synced partition (empty when unknown). */
-  lexemesOf(tenantId: string, id: string): string[] {
-    const p = this.partitions.get(tenantId);
-    const slot = p?.slot(id);
-    return (slot === undefined ? undefined : p?.lexemesAt(slot)) ?? [];
-  }
-
-  /** How many memories of a synced partition hold the lexeme, and how many memories it has. */
-  frequency(tenantId: string, lexeme: string): { df: number; n: number } {
-    const p = this.partitions.get(tenantId);
-    return { df: p?.frequency(lexeme) ?? 0, n: p?.size ?? 0 };
   }
 
   /** Lexical score of one memory of a synced partition: the IDF share of the query terms it contains. */

@@ -3,9 +3,8 @@ import type { RecallRequest } from '@care/contracts';
 import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
 import { checkedSpace } from '../partitions/partition-space';
-import type { EmbeddingProvider } from '../embeddings/embedding-provider';
+import { normalize, type EmbeddingProvider } from '../embeddings/embedding-provider';
 import {
-  expansionTerms,
   fuse,
   questionStatement,
   rankAll,
@@ -15,7 +14,7 @@ import {
   type Scored,
   type Tier,
 } from './fusion';
-import { DF_CAP, idf, type WeightedTerm } from './lexical';
+import type { WeightedTerm } from './lexical';
 import { findCandidates, findNeighbours, prepareSearch, type CandidateRow } from './recall.repository';
 
 /** One recalled memory with the signals behind its score. */
@@ -55,10 +54,9 @@ export async function embedQuery(
   if (fusion.queryVector === 'asked') return (await embeddings.embed([query]))[0];
   const statement = questionStatement(query);
   if (fusion.queryVector === 'statement') return (await embeddings.embed([statement]))[0];
+  // One call for both texts (a batch of two), then the normalised mean.
   const [a, b] = await embeddings.embed([query, statement]);
-  const mean = a.map((x, i) => x + b[i]);
-  const norm = Math.hypot(...mean) || 1;
-  return mean.map((x) => x / norm);
+  return normalize(a.map((x, i) => x + b[i]));
 }
 
 /** Recall with fused scoring across tiers; records an access on every returned memory. */
@@ -162,52 +160,6 @@ export class RecallService {
         windowMs: fusion.contextWindowMinutes * 60_000,
       });
       scored = withContext(candidates, neighbours, fusion);
-    }
-    if (fusion.feedbackWeight > 0 && fusion.feedbackDocs > 0 && index && scored.length > 0) {
-      // Pseudo-relevance feedback: the rarest words of the best-ranked memories that the query lacks score every
-      // candidate again, and may bring a few more from the full-text index.
-      const top = rankAll(scored, now, fusion).slice(0, fusion.feedbackDocs);
-      const expansion: WeightedTerm[] = expansionTerms(
-        top.map((h) => index.lexemesOf(tenantId, h.id)),
-        lexemes,
-        (l) => {
-          const { df, n } = index.frequency(tenantId, l);
-          return { df, idf: idf(Math.min(DF_CAP, df), Math.max(1, n)) };
-        },
-        fusion.feedbackTerms,
-      ).map((t) => ({ lexeme: t.lexeme, idf: t.weight, filter: true }));
-      if (expansion.length > 0) {
-        const known = new Set(scored.map((c) => c.id));
-        const more =
-          fusion.feedbackPool > 0
-            ? index
-                .search(tenantId, expansion, { dim: partition.dimension, tiers, now, pool: fusion.feedbackPool, tagsAny })
-                .filter((c) => !known.has(c.id))
-            : [];
-        const added =
-          more.length > 0
-            ? await findCandidates(tx, {
-                tenantId,
-                dim: partition.dimension,
-                queryVector,
-                terms,
-                tiers,
-                pool: 0,
-                now,
-                prepared: true,
-                tagsAny,
-                inProcess: { text: more, score: (id) => index.score(tenantId, id, terms), session: index.session },
-              })
-            : [];
-        // The added memories were found by the expansion terms, not by the query: no text rank of their own.
-        const fresh = added
-          .filter((c) => !known.has(c.id))
-          .map((c) => ({ ...c, textRank: undefined, textScore: index.score(tenantId, c.id, terms) }));
-        scored = [...scored, ...fresh].map((c) => ({
-          ...c,
-          feedback: index.score(tenantId, c.id, expansion),
-        }));
-      }
     }
     return {
       hits: fuse(scored, now, topK, fusion),
