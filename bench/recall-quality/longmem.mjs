@@ -112,14 +112,18 @@ const ingestCpuS = (cpu.user + cpu.system) / 1e6;
 
 const scores = {}; // system -> kind -> {n, r10}
 const misses = [];
-const add = (system, kind, r) => {
-  for (const k of [kind, 'overall']) {
-    const s = ((scores[system] ??= {})[k] ??= { n: 0, r10: 0 });
-    s.n++;
-    s.r10 += r;
+const perSet = {}; // set id -> system -> kind -> {n, r10}
+const add = (system, kind, r, setId) => {
+  for (const table of [scores, (perSet[setId] ??= {})]) {
+    for (const k of [kind, 'overall']) {
+      const s = ((table[system] ??= {})[k] ??= { n: 0, r10: 0 });
+      s.n++;
+      s.r10 += r;
+    }
   }
 };
 const recallTimes = [];
+const variantTimes = {}; // variant -> recall round trips, ms
 for (const set of sets) {
   for (const q of set.questions) {
     const evidence = q.evidence;
@@ -130,9 +134,11 @@ for (const set of sets) {
         query: q.question,
         topK: 10,
       });
-      if (variant === 'fused') recallTimes.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (variant === 'fused') recallTimes.push(ms);
+      (variantTimes[variant] ??= []).push(ms);
       const ids = results.slice(0, 10).map((r) => r.id);
-      add(variant, q.kind, share(ids));
+      add(variant, q.kind, share(ids), set.id);
       if (variant === 'fused' && share(ids) < 1)
         misses.push(
           `${q.id} [${q.kind}] ${share(ids).toFixed(2)} missing ${evidence.filter((e) => !ids.includes(e)).join(',')}: ${q.question}`,
@@ -143,12 +149,11 @@ for (const set of sets) {
       .search(q.question)
       .slice(0, 10)
       .map((h) => h.id);
-    add('BM25', q.kind, share(hits));
+    add('BM25', q.kind, share(hits), set.id);
   }
 }
 
 const kinds = [...new Set(sets.flatMap((s) => s.questions.map((q) => q.kind)))].sort().concat('overall');
-const r = (sys, k) => scores[sys][k].r10 / scores[sys][k].n;
 const f = (x) => x.toFixed(3);
 recallTimes.sort((a, b) => a - b);
 const pct = (p) => recallTimes[Math.min(recallTimes.length - 1, Math.floor((p / 100) * recallTimes.length))];
@@ -159,17 +164,35 @@ console.log(
   `${turns} turns stored through POST /api/v1/memory/remember in ${ingestS.toFixed(1)} s (${(turns / ingestS).toFixed(0)} memories/s wall, ${(turns / ingestCpuS).toFixed(0)} per CPU-second of this process, builtin embeddings), ${sets.reduce((n, s) => n + s.questions.length, 0)} questions through POST /api/v1/memory/recall (topK 10) on ${askedAt.toISOString().slice(0, 10)}. Evidence recall@10; BM25 (minisearch) over the same turn texts and vector-only (cosine similarity alone, no extra stage) in this run.\n`,
 );
 const names = Object.keys(extra);
-console.log(
-  `| kind | n | BM25 | vector-only | fused | fused / BM25 | fused + context (opt-in) |${names.map((n) => ` ${n} |`).join('')}`,
-);
-console.log(`|---|---|---|---|---|---|---|${names.map(() => '---|').join('')}`);
-for (const k of kinds) {
+/** The table of one score set (all sets together, or one set when several run). */
+function table(sc) {
+  const r = (sys, k) => sc[sys][k].r10 / sc[sys][k].n;
+  const ks = kinds.filter((k) => sc.fused[k]);
   console.log(
-    `| ${k} | ${scores.fused[k].n} | ${f(r('BM25', k))} | ${f(r('vector-only', k))} | ${f(r('fused', k))} | ${(r('fused', k) / r('BM25', k)).toFixed(2)} | ${f(r('fused + context', k))} |${names.map((n) => ` ${f(r(n, k))} |`).join('')}`,
+    `| kind | n | BM25 | vector-only | fused | fused / BM25 | fused + context (opt-in) |${names.map((n) => ` ${n} |`).join('')}`,
   );
+  console.log(`|---|---|---|---|---|---|---|${names.map(() => '---|').join('')}`);
+  for (const k of ks) {
+    console.log(
+      `| ${k} | ${sc.fused[k].n} | ${f(r('BM25', k))} | ${f(r('vector-only', k))} | ${f(r('fused', k))} | ${(r('fused', k) / r('BM25', k)).toFixed(2)} | ${f(r('fused + context', k))} |${names.map((n) => ` ${f(r(n, k))} |`).join('')}`,
+    );
+  }
+}
+table(scores);
+if (sets.length > 1) {
+  for (const set of sets) {
+    console.log(`\n## ${set.id}\n`);
+    table(perSet[set.id]);
+  }
 }
 console.log(
   `\nRecall latency (fused, HTTP round trip, ${recallTimes.length} questions, partitions of ~400): p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms.`,
+);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(
+  `Recall p50 per column (same run, interleaved per question): ${Object.entries(variantTimes)
+    .map(([v, xs]) => `${v} ${median(xs).toFixed(1)} ms`)
+    .join(', ')}.`,
 );
 if (process.env.VERBOSE) console.log(`\nFused questions missing evidence:\n- ${misses.join('\n- ')}`);
 console.log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(1)} s.`);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   contextOf,
+  questionStatement,
   DEFAULT_FUSION,
   fuse,
   reinforcedStrength,
@@ -218,5 +219,18 @@ describe('conversation context (ADR 0315)', () => {
         return scoreCandidate({ ...c, context }, NOW, s).score === scoreCandidate(c, NOW, s).score;
       }),
     );
+  });
+});
+
+describe('questionStatement (ADR 0320)', () => {
+  it('drops the question frame and mark, leaving the words a remembered sentence would hold', () => {
+    expect(questionStatement('When did Maya buy the car?')).toBe('Maya buy the car');
+    expect(questionStatement('What kind of car was Dev practising with?')).toBe('Dev practising with');
+    expect(questionStatement('Who looked after Rocket?')).toBe('looked after Rocket');
+  });
+
+  it('leaves a query without a frame as it was, and never returns an empty query', () => {
+    expect(questionStatement('Tell me about Otto')).toBe('Tell me about Otto');
+    expect(questionStatement('What?')).toBe('What?');
   });
 });

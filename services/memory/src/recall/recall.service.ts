@@ -3,7 +3,17 @@ import type { RecallRequest } from '@care/contracts';
 import type { MemoryContext } from '../memories/memory-context';
 import { recordAccess } from '../memories/memories.repository';
 import { checkedSpace } from '../partitions/partition-space';
-import { fuse, rankAll, TIERS, withContext, type Scored, type Tier } from './fusion';
+import { normalize, type EmbeddingProvider } from '../embeddings/embedding-provider';
+import {
+  fuse,
+  questionStatement,
+  rankAll,
+  TIERS,
+  withContext,
+  type FusionSettings,
+  type Scored,
+  type Tier,
+} from './fusion';
 import type { WeightedTerm } from './lexical';
 import { findCandidates, findNeighbours, prepareSearch, type CandidateRow } from './recall.repository';
 
@@ -35,6 +45,20 @@ export function poolSize(topK: number): number {
   return Math.min(400, Math.max(50, topK * 4));
 }
 
+/** The vector a query searches with (`fusion.queryVector`): the query as asked, as a statement, or their mean. */
+export async function embedQuery(
+  embeddings: EmbeddingProvider,
+  query: string,
+  fusion: Pick<FusionSettings, 'queryVector'>,
+): Promise<number[]> {
+  if (fusion.queryVector === 'asked') return (await embeddings.embed([query]))[0];
+  const statement = questionStatement(query);
+  if (fusion.queryVector === 'statement') return (await embeddings.embed([statement]))[0];
+  // One call for both texts (a batch of two), then the normalised mean.
+  const [a, b] = await embeddings.embed([query, statement]);
+  return normalize(a.map((x, i) => x + b[i]));
+}
+
 /** Recall with fused scoring across tiers; records an access on every returned memory. */
 export class RecallService {
   constructor(private readonly ctx: MemoryContext) {}
@@ -47,7 +71,7 @@ export class RecallService {
   ): Promise<Record<string, unknown>> {
     const topK = body.topK ?? DEFAULT_TOP_K;
     const dimension = await this.ctx.embeddings.dimension();
-    const [queryVector] = await this.ctx.embeddings.embed([body.query]);
+    const queryVector = await embedQuery(this.ctx.embeddings, body.query, this.ctx.fusion);
     const now = this.ctx.clock();
     await this.ctx.lexicalIndex?.ready();
     const run = await this.ctx.database.withTenant(tenantId, async (tx) => {

@@ -3,7 +3,7 @@ import type { MemoryContext } from '../memories/memory-context';
 import { findMemory } from '../memories/memories.repository';
 import { memoryState } from '../memories/memory.model';
 import { scoreCandidate, type Signals } from './fusion';
-import { DEFAULT_TOP_K, RecallService } from './recall.service';
+import { DEFAULT_TOP_K, embedQuery, RecallService } from './recall.service';
 import { compareSignals, explain, type WhyNotReason } from './why-not.explain';
 import { findStanding } from './why-not.repository';
 
@@ -19,7 +19,7 @@ export class WhyNotService {
   async whyNot(tenantId: string, body: WhyNotRequest): Promise<Record<string, unknown>> {
     const topK = body.topK ?? DEFAULT_TOP_K;
     const dimension = await this.ctx.embeddings.dimension();
-    const [queryVector] = await this.ctx.embeddings.embed([body.query]);
+    const queryVector = await embedQuery(this.ctx.embeddings, body.query, this.ctx.fusion);
     const now = this.ctx.clock();
     await this.ctx.lexicalIndex?.ready();
     return this.ctx.database.withTenant(tenantId, async (tx) => {
