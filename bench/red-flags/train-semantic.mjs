@@ -32,7 +32,11 @@ const RATE = 0.05;
 // Class weights: a missed emergency costs more than a needless refusal.
 const NONE_WEIGHT = 1;
 const EMERGENCY_WEIGHT = Number(process.env.EW ?? 2);
-const MAX_DEV_FPR = Number(process.env.MAX_FPR ?? 0.02);
+// Operating point: the best cross-validated recall whose false-positive rate stays within MAX_FPR. The default is
+// the rate the previous screen was measured at on its blind set (7.5%): when in doubt refuse, but no more often
+// than before. The issue's 2% target point is printed beside it (ADR 0411).
+const MAX_DEV_FPR = Number(process.env.MAX_FPR ?? 0.075);
+const TARGET_FPR = 0.02;
 // When in doubt, refuse: these categories also fire at their own (lower) summed-probability threshold.
 const HIGH_COST = ['suicidal_intent', 'self_harm'];
 
@@ -170,7 +174,9 @@ for (let f = 0; f < FOLDS; f++) {
   console.log(`fold ${f + 1}/${FOLDS} trained`);
 }
 const rules = dev.map((c) => safety.detectRedFlag(c.text, c.context) !== null);
+// Two operating points: the best recall within MAX_DEV_FPR (shipped) and within TARGET_FPR (printed).
 let best = null;
+let bestAtTarget = null;
 const grid = [];
 for (let t = 0.05; t <= 0.991; t += 0.025) grid.push(Math.round(t * 1000) / 1000);
 const emergencies = dev.filter((c) => c.label !== null).length;
@@ -201,15 +207,18 @@ for (const veto of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
         }
         r.recall = tp / emergencies;
         r.fpr = fp / negatives;
-        if (r.fpr > MAX_DEV_FPR) continue;
-        if (!best || r.recall > best.recall || (r.recall === best.recall && r.fpr < best.fpr)) best = r;
+        const better = (than) => !than || r.recall > than.recall || (r.recall === than.recall && r.fpr < than.fpr);
+        if (r.fpr <= MAX_DEV_FPR && better(best)) best = r;
+        if (r.fpr <= TARGET_FPR && better(bestAtTarget)) bestAtTarget = r;
       }
     }
   }
 }
-if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify({ devProbs, rules, dev }));
-console.log('cross-validated dev choice:', best);
-if (!best) throw new Error(`no thresholds keep the dev false-positive rate under ${MAX_DEV_FPR}`);
+if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify({ devProbs, rules, dev: dev.map((c) => ({ label: c.label, file: c.file })) }));
+console.log(`best recall with FP <= ${TARGET_FPR} (not shipped):`, bestAtTarget);
+if (bestAtTarget) printCrossValidated(bestAtTarget);
+console.log(`shipped: best recall with FP <= ${MAX_DEV_FPR}:`, best);
+if (!best) throw new Error(`no thresholds keep the cross-validated false-positive rate within ${MAX_DEV_FPR}`);
 printCrossValidated(best);
 const model = await train(await rowsOf([...base, ...dev]));
 model.messageThreshold = best.mt;
