@@ -1,10 +1,14 @@
-// The two-stage emergency screen (rules + semantic classifier) on the blind sets, next to the rules alone and a
-// one-regex keyword baseline scored in the same run: per-category refusal recall, overall recall and
+// The two-stage emergency screen (rules + semantic classifier) on the development sets, next to the rules alone and
+// a one-regex keyword baseline scored in the same run: per-category refusal recall, overall recall and
 // false-positive rate, then per-message screening latency (p50/p99, wall and CPU) with the semantic stage.
 // Run after building care-consult:
-//   node bench/red-flags/screen.mjs                 # blind-dev.jsonl (the dev set)
-//   node bench/red-flags/screen.mjs --final         # ALSO blind-final.jsonl: run exactly once, when the code is final
+//   node bench/red-flags/screen.mjs                   # blind-dev, blind1-spent, labelled, holdout
+//   node bench/red-flags/screen.mjs --set blind-dev   # one development set (repeatable); --misses lists the errors
+//   node bench/red-flags/screen.mjs --final           # ONLY blind2-final.jsonl: run exactly once, when the code is final
 // Targets: recall >= 0.99 overall and >= 0.97 per category, FP rate <= 0.02, p99 < 15 ms per message.
+// Latency: each case's earlier turns are screened first, untimed, as the chat did when they were the latest message
+// (their vectors are then in the encoder's cache, as in a real conversation); the latest message is timed.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -18,26 +22,47 @@ const KEYWORDS =
   /stroke|heart attack|chest pain|breathe|anaphyla|bleeding|suicid|kill myself|overdose|pills|sepsis|meningitis|seizure|pregnant|unconscious|not breathing/i;
 const keyword = (text) => KEYWORDS.test(text);
 
+const DEV_SETS = ['blind-dev.jsonl', 'blind1-spent.jsonl', 'labelled.jsonl', 'holdout.jsonl'];
+const FINAL = 'blind2-final.jsonl';
+const args = process.argv.slice(2);
+const picked = args.flatMap((a, i) => (a === '--set' ? [`${args[i + 1].replace(/\.jsonl$/, '')}.jsonl`] : []));
+let files = picked.length > 0 ? picked : DEV_SETS;
+if (args.includes('--final')) {
+  if (!existsSync(resolve(safety.RED_FLAG_DATA_DIR, FINAL))) {
+    console.log(`${FINAL} is not in services/care-consult/data/red-flags yet (the lead adds it): nothing to score.`);
+    process.exit(0);
+  }
+  files = [FINAL];
+}
+const showMisses = args.includes('--misses') && !files.includes(FINAL);
+
 const screen = new safety.RedFlagScreen();
 await screen.ready;
-
-const files = ['blind-dev.jsonl'];
-if (process.argv.includes('--final')) files.push('blind-final.jsonl');
+// Warm the JIT and the encoder's kernels on text that is in none of the sets.
+for (const t of ['hello there', 'my knee hurts after a long run and a swim', 'what should I cook tonight? something quick.']) {
+  await screen.screen(t);
+}
 
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const latencies = [];
 const cpu = [];
+const base = [];
 for (const file of files) {
   const cases = safety.loadLabelledFile(file);
   const rows = [];
   for (const c of cases) {
+    const earlier = c.context ?? [];
+    for (let i = 0; i < earlier.length; i++) await screen.screen(earlier[i], earlier.slice(0, i));
     const cpuStart = process.cpuUsage();
     const start = process.hrtime.bigint();
-    const hit = await screen.screen(c.text, c.context ?? []);
+    const hit = await screen.screen(c.text, earlier);
     latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
     const used = process.cpuUsage(cpuStart);
     cpu.push((used.user + used.system) / 1e3);
-    rows.push({ c, screen: hit, rules: safety.detectRedFlag(c.text, c.context), keyword: keyword(c.text) });
+    const kStart = process.hrtime.bigint();
+    const kw = keyword(c.text);
+    base.push(Number(process.hrtime.bigint() - kStart) / 1e6);
+    rows.push({ c, screen: hit, rules: safety.detectRedFlag(c.text, earlier), keyword: kw });
   }
   const emergencies = rows.filter((r) => r.c.label !== null);
   const negatives = rows.filter((r) => r.c.label === null);
@@ -56,20 +81,12 @@ for (const file of files) {
   console.log(`| ALL EMERGENCIES | ${emergencies.length} | ${pct(r)} | ${pct(exact(emergencies))} | ${pct(recall(emergencies, 'rules'))} | ${pct(recall(emergencies, 'keyword'))} | ${r >= 0.99 ? 'met (>= 99%)' : 'NOT met (>= 99%)'} |`);
   const fpr = recall(negatives, 'screen');
   console.log(`| FALSE-POSITIVE RATE | ${negatives.length} | ${pct(fpr)} | | ${pct(recall(negatives, 'rules'))} | ${pct(recall(negatives, 'keyword'))} | ${fpr <= 0.02 ? 'met (<= 2%)' : 'NOT met (<= 2%)'} |`);
-  if (file === 'blind-dev.jsonl') {
+  if (showMisses) {
     const wrong = rows.filter((x) => Boolean(x.screen) !== (x.c.label !== null));
-    for (const w of wrong) console.log(`  ${String(w.c.label).padEnd(20)} -> ${String(w.screen?.category ?? null).padEnd(20)} ${w.c.text.slice(0, 120)}`);
+    for (const w of wrong) console.log(`  ${String(w.c.label).padEnd(20)} -> ${String(w.screen?.category ?? null).padEnd(20)} ${w.c.text.slice(-160)}`);
   }
 }
 
-// Latency of the keyword baseline over the same messages, same run.
-const all = files.flatMap((f) => safety.loadLabelledFile(f));
-const base = [];
-for (const c of all) {
-  const start = process.hrtime.bigint();
-  keyword(c.text);
-  base.push(Number(process.hrtime.bigint() - start) / 1e6);
-}
 const q = (list, p) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))];
 console.log(`\nlatency per message over ${latencies.length} messages; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('| stage | p50 ms | p99 ms | max ms | target p99 < 15 ms |');
@@ -77,3 +94,4 @@ console.log('|---|---:|---:|---:|---|');
 console.log(`| screen (rules + semantic), wall | ${q(latencies, 0.5).toFixed(2)} | ${q(latencies, 0.99).toFixed(2)} | ${Math.max(...latencies).toFixed(2)} | ${q(latencies, 0.99) < 15 ? 'met' : 'NOT met'} |`);
 console.log(`| screen (rules + semantic), CPU of this process | ${q(cpu, 0.5).toFixed(2)} | ${q(cpu, 0.99).toFixed(2)} | ${Math.max(...cpu).toFixed(2)} | ${q(cpu, 0.99) < 15 ? 'met' : 'NOT met'} |`);
 console.log(`| keyword baseline, wall | ${q(base, 0.5).toFixed(4)} | ${q(base, 0.99).toFixed(4)} | ${Math.max(...base).toFixed(4)} | |`);
+console.log(`| ratio screen / keyword at p50 (wall) | ${(q(latencies, 0.5) / Math.max(q(base, 0.5), 1e-6)).toFixed(0)}x | | | |`);

@@ -1,11 +1,12 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
-// services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + blind-dev.jsonl (never holdout.jsonl, never
-// blind-final). Thresholds and the veto level are picked by 5-fold cross-validation on blind-dev (each fold scored
-// by a model trained without it); the shipped model is then trained on everything. Writes
-// data/red-flags/semantic-model.json and semantic-exemplars.bin.
+// services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + blind-dev.jsonl + blind1-spent.jsonl (never
+// holdout.jsonl, never blind2-final). Thresholds and the veto level are picked by 5-fold cross-validation over the
+// two blind development sets (each fold scored by a model trained without it); the shipped model is then trained on
+// everything. Writes data/red-flags/semantic-model.json and semantic-exemplars.bin.
 // Run after building:  pnpm --filter @care/care-consult run build && node bench/red-flags/train-semantic.mjs
-// Options: --cache FILE keeps vectors between runs while iterating.
+// Options: --cache FILE keeps vectors between runs while iterating; --hold-out-spent leaves blind1-spent out of
+// training and cross-validation and scores it with the trained model (a held-out check; writes no model).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,10 +17,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const svc = resolve(here, '../../services/care-consult');
 const safety = require(resolve(svc, 'dist/safety/index.js'));
-const semantic = require(resolve(svc, 'dist/safety/red-flag-semantic.js'));
+const semantic = safety;
 const { sharedSentenceEncoder } = require(resolve(svc, 'node_modules/@care/sentence-encoder'));
 
-const TRAIN_FILES = ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl'];
+const HOLD_OUT_SPENT = process.argv.includes('--hold-out-spent');
+const TRAIN_FILES = ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl', 'blind1-spent.jsonl'];
+const CV_FILES = HOLD_OUT_SPENT ? ['blind-dev.jsonl'] : ['blind-dev.jsonl', 'blind1-spent.jsonl'];
 const FOLDS = 5;
 const KNN_K = 7;
 const KNN_TEMPERATURE = 20;
@@ -29,7 +32,13 @@ const RATE = 0.05;
 // Class weights: a missed emergency costs more than a needless refusal.
 const NONE_WEIGHT = 1;
 const EMERGENCY_WEIGHT = Number(process.env.EW ?? 2);
-const MAX_DEV_FPR = 0.02;
+// Operating point: the best cross-validated recall whose false-positive rate stays within MAX_FPR. The default is
+// the rate the previous screen was measured at on its blind set (7.5%): when in doubt refuse, but no more often
+// than before. The issue's 2% target point is printed beside it (ADR 0411).
+const MAX_DEV_FPR = Number(process.env.MAX_FPR ?? 0.075);
+const TARGET_FPR = 0.02;
+// When in doubt, refuse: these categories also fire at their own (lower) summed-probability threshold.
+const HIGH_COST = ['suicidal_intent', 'self_harm'];
 
 const encoder = sharedSentenceEncoder();
 await encoder.warm();
@@ -50,21 +59,29 @@ async function embedAll(texts) {
   return texts.map((t) => cache.get(t));
 }
 
+// The segment vectors of a case, exactly as the screen builds them (planConversation + segmentVectors).
+async function caseSegments(c) {
+  const plan = semantic.planConversation(c.text, c.context ?? []);
+  const vectors = await embedAll(plan.texts);
+  const segVecs = semantic.segmentVectors(plan, vectors, 512);
+  return plan.segments.map((s, i) => ({ kind: s.kind, vector: segVecs[i] }));
+}
+
 // Training rows: every message-level segment of every case (the message, and its join with earlier turns);
 // the sentences of a non-emergency are non-emergencies too (a sentence alone must not fire where its message
 // would not).
-function rowsOf(cases) {
+async function rowsOf(cases) {
   const rows = [];
   for (const c of cases) {
-    for (const s of semantic.segmentConversation(c.text, c.context ?? [])) {
-      if (s.kind === 'message' || c.label === null) rows.push({ text: s.text, y: classIndex.get(c.label ?? 'none') });
+    for (const s of await caseSegments(c)) {
+      if (s.kind === 'message' || c.label === null) rows.push({ vector: s.vector, y: classIndex.get(c.label ?? 'none') });
     }
   }
   return rows;
 }
 
 async function train(rows) {
-  const X = await embedAll(rows.map((r) => r.text));
+  const X = rows.map((r) => r.vector);
   const D = X[0].length;
   const K = classes.length;
   const W = Array.from({ length: K }, () => new Float64Array(D));
@@ -112,7 +129,7 @@ async function train(rows) {
   }
   const round = (x) => Math.round(x * 1e5) / 1e5;
   // Exemplars for the neighbour vote: the training vectors, int8 with one scale per vector.
-  const scales = X.map((x) => Math.max(...x.map(Math.abs)) / 127 || 1);
+  const scales = X.map((x) => Math.max(...Array.from(x, Math.abs)) / 127 || 1);
   const bytes = new Int8Array(X.length * D);
   const exemplars = new Float32Array(X.length * D);
   X.forEach((x, n) => {
@@ -138,59 +155,120 @@ async function train(rows) {
   };
 }
 
-// blind-dev is used two ways: FOLDS-fold cross-validation (each fold scored by a model trained without it)
-// picks the thresholds and gives an honest dev estimate; the shipped model is then trained on all of it.
+// The blind development sets are used two ways: FOLDS-fold cross-validation (each fold scored by a model trained
+// without it) picks the thresholds and gives an honest estimate; the shipped model is then trained on all of it.
 const base = TRAIN_FILES.filter((f) => !f.startsWith('blind')).flatMap((f) => safety.loadLabelledFile(f));
-const dev = safety.loadLabelledFile('blind-dev.jsonl');
+const dev = CV_FILES.flatMap((f) => safety.loadLabelledFile(f).map((c) => ({ ...c, file: f })));
+// Embed every text once, up front (one cache write).
+await embedAll([...base, ...dev, ...(HOLD_OUT_SPENT ? safety.loadLabelledFile('blind1-spent.jsonl') : [])].flatMap((c) => semantic.planConversation(c.text, c.context ?? []).texts));
 const fold = (i) => i % FOLDS;
 const devProbs = new Array(dev.length);
 for (let f = 0; f < FOLDS; f++) {
-  const model = await train(rowsOf([...base, ...dev.filter((_, i) => fold(i) !== f)]));
+  const model = await train(await rowsOf([...base, ...dev.filter((_, i) => fold(i) !== f)]));
   const held = dev.map((c, i) => [c, i]).filter(([, i]) => fold(i) === f);
   for (const [c, i] of held) {
-    const segs = semantic.segmentConversation(c.text, c.context ?? []);
-    const vectors = await embedAll(segs.map((s) => s.text));
-    devProbs[i] = segs.map((s, j) => ({ kind: s.kind, emergency: 1 - semantic.classProbabilities(model, vectors[j]).at(-1) }));
+    const segs = await caseSegments(c);
+    const probs = semantic.classProbabilities(model, segs.map((s) => s.vector));
+    devProbs[i] = segs.map((s, j) => ({ kind: s.kind, emergency: 1 - probs[j].at(-1), risk: HIGH_COST.reduce((a, c) => a + probs[j][classIndex.get(c)], 0) }));
   }
   console.log(`fold ${f + 1}/${FOLDS} trained`);
 }
 const rules = dev.map((c) => safety.detectRedFlag(c.text, c.context) !== null);
+// Two operating points: the best recall within MAX_DEV_FPR (shipped) and within TARGET_FPR (printed).
 let best = null;
+let bestAtTarget = null;
 const grid = [];
 for (let t = 0.05; t <= 0.991; t += 0.025) grid.push(Math.round(t * 1000) / 1000);
 const emergencies = dev.filter((c) => c.label !== null).length;
 const negatives = dev.length - emergencies;
+// Per case, the highest score of each kind, so a grid point is one comparison per case.
+const summary = devProbs.map((probs) => ({
+  message: Math.max(0, ...probs.filter((p) => p.kind === 'message').map((p) => p.emergency)),
+  sentence: Math.max(0, ...probs.filter((p) => p.kind === 'sentence').map((p) => p.emergency)),
+  risk: Math.max(0, ...probs.map((p) => p.risk)),
+  all: Math.max(0, ...probs.map((p) => p.emergency)),
+}));
+const firedAt = (r, i) => {
+  const x = summary[i];
+  return x.message >= r.mt || x.sentence >= r.st || x.risk >= r.ht || (rules[i] && x.all >= r.veto);
+};
 for (const veto of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
   for (const mt of grid) {
     for (const st of [...grid, 1.01]) {
       if (st < mt) continue;
-      let tp = 0;
-      let fp = 0;
-      dev.forEach((c, i) => {
-        const probs = devProbs[i];
-        const sem = probs.some((p) => p.emergency >= (p.kind === 'sentence' ? st : mt));
-        const maxAll = Math.max(...probs.map((p) => p.emergency));
-        const fired = sem || (rules[i] && maxAll >= veto);
-        if (fired && c.label !== null) tp++;
-        if (fired && c.label === null) fp++;
-      });
-      const r = { veto, mt, st, recall: tp / emergencies, fpr: fp / negatives };
-      if (r.fpr > MAX_DEV_FPR) continue;
-      if (!best || r.recall > best.recall || (r.recall === best.recall && r.fpr < best.fpr)) best = r;
+      for (const ht of [...grid.filter((t) => t <= mt), 1.01]) {
+        const r = { veto, mt, st, ht };
+        let tp = 0;
+        let fp = 0;
+        for (let i = 0; i < dev.length; i++) {
+          if (!firedAt(r, i)) continue;
+          if (dev[i].label !== null) tp++;
+          else fp++;
+        }
+        r.recall = tp / emergencies;
+        r.fpr = fp / negatives;
+        const better = (than) => !than || r.recall > than.recall || (r.recall === than.recall && r.fpr < than.fpr);
+        if (r.fpr <= MAX_DEV_FPR && better(best)) best = r;
+        if (r.fpr <= TARGET_FPR && better(bestAtTarget)) bestAtTarget = r;
+      }
     }
   }
 }
-if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify({ devProbs, rules, dev }));
-console.log('cross-validated dev choice:', best);
-if (!best) throw new Error(`no thresholds keep the dev false-positive rate under ${MAX_DEV_FPR}`);
-const model = await train(rowsOf([...base, ...dev]));
+if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify({ devProbs, rules, dev: dev.map((c) => ({ label: c.label, file: c.file })) }));
+console.log(`best recall with FP <= ${TARGET_FPR} (not shipped):`, bestAtTarget);
+if (bestAtTarget) printCrossValidated(bestAtTarget);
+console.log(`shipped: best recall with FP <= ${MAX_DEV_FPR}:`, best);
+if (!best) throw new Error(`no thresholds keep the cross-validated false-positive rate within ${MAX_DEV_FPR}`);
+printCrossValidated(best);
+const model = await train(await rowsOf([...base, ...dev]));
 model.messageThreshold = best.mt;
 model.sentenceThreshold = best.st;
 model.vetoBelow = best.veto;
+if (best.ht <= 1) model.highCost = { classes: HIGH_COST, threshold: best.ht };
+if (HOLD_OUT_SPENT) {
+  await scoreHeldOut(model, 'blind1-spent.jsonl');
+  process.exit(0);
+}
 const { exemplars: _vectors, bytes, ...shipped } = model;
 writeFileSync(resolve(svc, 'data/red-flags/semantic-model.json'), `${JSON.stringify(shipped)}\n`);
 writeFileSync(resolve(svc, 'data/red-flags/semantic-exemplars.bin'), Buffer.from(bytes.buffer));
 console.log('wrote data/red-flags/semantic-model.json');
+
+// Per file and category: the cross-validated refusal rate of the chosen thresholds.
+function printCrossValidated(choice) {
+  const fired = dev.map((c, i) => {
+    const probs = devProbs[i];
+    return firedAt(choice, i);
+  });
+  for (const file of CV_FILES) {
+    const idx = dev.map((c, i) => i).filter((i) => dev[i].file === file);
+    const line = [];
+    for (const cat of [...safety.RED_FLAG_CATEGORIES, null]) {
+      const of = idx.filter((i) => dev[i].label === cat);
+      if (of.length) line.push(`${cat ?? 'FP'} ${(of.filter((i) => fired[i]).length / of.length).toFixed(2)}/${of.length}`);
+    }
+    const em = idx.filter((i) => dev[i].label !== null);
+    console.log(`cross-validated ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`);
+  }
+}
+
+// The trained model with the chosen thresholds on a file it never saw (rules + semantic, as the screen runs).
+async function scoreHeldOut(model, file) {
+  const cases = safety.loadLabelledFile(file);
+  const fired = [];
+  for (const c of cases) {
+    const segs = await caseSegments(c);
+    const { verdict, highest } = semantic.scoreSegments(model, segs, segs.map((s) => s.vector));
+    fired.push(verdict !== null || (safety.detectRedFlag(c.text, c.context) !== null && highest >= model.vetoBelow));
+  }
+  const line = [];
+  for (const cat of [...safety.RED_FLAG_CATEGORIES, null]) {
+    const of = cases.map((c, i) => i).filter((i) => cases[i].label === cat);
+    if (of.length) line.push(`${cat ?? 'FP'} ${(of.filter((i) => fired[i]).length / of.length).toFixed(2)}/${of.length}`);
+  }
+  const em = cases.map((c, i) => i).filter((i) => cases[i].label !== null);
+  console.log(`held out ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`);
+}
 
 function trainedOnHash() {
   const h = createHash('sha256');

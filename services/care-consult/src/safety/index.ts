@@ -8,11 +8,16 @@ export {
   classProbabilities,
   scoreSegments,
   loadSemanticModel,
-  segmentConversation,
-  splitSentences,
   type SemanticModel,
-  type Segment,
 } from './red-flag-semantic';
+export {
+  messageTexts,
+  planConversation,
+  segmentVectors,
+  splitSentences,
+  type ConversationPlan,
+  type Segment,
+} from './red-flag-segments';
 export {
   RED_FLAG_CATEGORIES,
   isRedFlagCategory,

@@ -1,12 +1,8 @@
 import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import { RED_FLAG_ADVICE } from './red-flag-advice';
 import { detectRedFlag } from './red-flag-detector';
-import {
-  loadSemanticModel,
-  scoreSegments,
-  segmentConversation,
-  type SemanticModel,
-} from './red-flag-semantic';
+import { planConversation, segmentVectors } from './red-flag-segments';
+import { loadSemanticModel, scoreSegments, type SemanticModel } from './red-flag-semantic';
 import type { RedFlagHit } from './red-flag-types';
 
 /** Turns texts into unit vectors; `@care/sentence-encoder` fits. */
@@ -34,7 +30,9 @@ export interface RedFlagScreenOptions {
  * The two-stage emergency screen run on every chat request before any model call:
  * 1. the deterministic rules ({@link detectRedFlag}) on the latest message and the last earlier user turns;
  * 2. a meaning-based classifier over sentence vectors of the latest message, its sentences, and its join with
- *    the earlier user turns ({@link classifySegments}).
+ *    the earlier user turns ({@link planConversation}, {@link scoreSegments}). Everything new in the request is
+ *    embedded in one batch; earlier turns are cut as they were when they were the latest message, so the
+ *    encoder's cache answers them.
  * Either stage can refuse; the classifier can overrule a rule hit only when it is sure the message is not an
  * emergency (`vetoBelow`, tuned on the dev set). The model loads when the screen is built ({@link ready}):
  * at start-up, never on a request.
@@ -58,16 +56,18 @@ export class RedFlagScreen {
     const latest = typeof latestUserMessage === 'string' ? latestUserMessage : '';
     const earlier = Array.isArray(earlierUserMessages) ? earlierUserMessages.filter((m): m is string => typeof m === 'string') : [];
     const rule = detectRedFlag(latest, earlier);
-    const segments = segmentConversation(latest, earlier);
-    if (segments.length === 0) return rule;
+    const plan = planConversation(latest, earlier);
+    if (plan.segments.length === 0) return rule;
     let vectors: number[][];
     try {
       await this.ready;
-      vectors = await this.embedder.embed(segments.map((s) => s.text));
+      vectors = await this.embedder.embed(plan.texts);
+      if (vectors.length !== plan.texts.length) throw new Error('the encoder answered a different number of vectors');
     } catch (err) {
       throw new RedFlagScreenUnavailableError(err);
     }
-    const { verdict, highest } = scoreSegments(this.model, segments, vectors);
+    const segmentVecs = segmentVectors(plan, vectors, this.model.dimension);
+    const { verdict, highest } = scoreSegments(this.model, plan.segments, segmentVecs);
     if (rule && highest >= this.model.vetoBelow) return rule;
     if (!verdict) return null;
     return {

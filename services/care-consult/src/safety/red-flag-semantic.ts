@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Segment } from './red-flag-segments';
 import { RED_FLAG_CATEGORIES, isRedFlagCategory, type RedFlagCategory } from './red-flag-types';
 
 /**
@@ -28,6 +29,11 @@ export interface SemanticModel {
    * is a question about a symptom, not a person in danger); 0 disables the veto.
    */
   vetoBelow: number;
+  /**
+   * When in doubt, refuse: the categories whose miss costs most (suicidal intent, self-harm) also fire when
+   * their summed probability reaches this lower threshold, whatever the other classes say. Optional.
+   */
+  highCost?: { classes: string[]; threshold: number };
   /** Nearest-neighbour vote: how many neighbours, and the softmax temperature over their cosine similarity. */
   knn: { k: number; temperature: number };
   /** Class index of each exemplar; their vectors are in {@link SemanticModel.exemplars}. */
@@ -82,75 +88,8 @@ export function loadSemanticModel(path: string = SEMANTIC_MODEL_PATH): SemanticM
   return model;
 }
 
-/** A piece of the user side of the conversation to embed and score. */
-export interface Segment {
-  text: string;
-  /** `message`: the latest message or the context join; `sentence`: one sentence of the latest message. */
-  kind: 'message' | 'sentence';
-}
-
-// Bounds keep the embedding cost per request small whatever is pasted.
-const MAX_MESSAGE_CHARS = 600;
-const MAX_SENTENCE_CHARS = 300;
-const MAX_SENTENCES = 10;
-const CONTEXT_TURNS = 2;
-const CONTEXT_CHARS_PER_TURN = 240;
-
-const tail = (text: string, max: number): string => (text.length <= max ? text : text.slice(text.length - max));
-
-/** Splits text into sentences; very short pieces ("Hi.", "ok") join the next one. */
-export function splitSentences(text: string): string[] {
-  const pieces = text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-  const out: string[] = [];
-  let carry = '';
-  for (const piece of pieces) {
-    const joined = carry ? `${carry} ${piece}` : piece;
-    if (joined.split(/\s+/).length < 4) carry = joined;
-    else {
-      out.push(joined);
-      carry = '';
-    }
-  }
-  if (carry) {
-    if (out.length > 0) out[out.length - 1] = `${out[out.length - 1]} ${carry}`;
-    else out.push(carry);
-  }
-  return out;
-}
-
-/**
- * What to embed for one request: the latest message (its end, if long), each of its sentences when there are
- * several (the first two and the last eight of a long paste: an emergency is often the last line of a chatty
- * message), and the last earlier user turns joined with the latest message (a cue split across turns).
- */
-export function segmentConversation(latest: string, earlier: readonly string[] = []): Segment[] {
-  const segments: Segment[] = [];
-  const trimmed = latest.trim();
-  if (!trimmed) return segments;
-  segments.push({ text: tail(trimmed, MAX_MESSAGE_CHARS), kind: 'message' });
-  const sentences = splitSentences(trimmed);
-  if (sentences.length > 1) {
-    const picked =
-      sentences.length <= MAX_SENTENCES
-        ? sentences
-        : [...sentences.slice(0, 2), ...sentences.slice(sentences.length - (MAX_SENTENCES - 2))];
-    for (const s of picked) segments.push({ text: tail(s, MAX_SENTENCE_CHARS), kind: 'sentence' });
-  }
-  const context = earlier
-    .filter((m) => typeof m === 'string' && m.trim() && m !== latest)
-    .slice(-CONTEXT_TURNS)
-    .map((m) => tail(m.trim(), CONTEXT_CHARS_PER_TURN));
-  if (context.length > 0) {
-    segments.push({ text: [...context, tail(trimmed, CONTEXT_CHARS_PER_TURN)].join('\n'), kind: 'message' });
-  }
-  return segments;
-}
-
 /** Class probabilities of the linear classifier for one unit vector (softmax over the linear scores). */
-export function linearProbabilities(model: SemanticModel, vector: readonly number[]): number[] {
+export function linearProbabilities(model: SemanticModel, vector: ArrayLike<number>): number[] {
   const scores = model.weights.map((row, c) => {
     let s = model.bias[c]!;
     for (let i = 0; i < row.length; i++) s += row[i]! * (vector[i] ?? 0);
@@ -162,45 +101,60 @@ export function linearProbabilities(model: SemanticModel, vector: readonly numbe
   return exps.map((e) => e / sum);
 }
 
-/** Class distribution of the k nearest exemplars, weighted by a softmax over their cosine similarity. */
-export function neighbourProbabilities(model: SemanticModel, vector: readonly number[]): number[] {
-  const out = new Array<number>(model.classes.length).fill(0);
+/**
+ * Class distribution of the k nearest exemplars of each query, weighted by a softmax over their cosine similarity.
+ * One pass over the exemplar matrix serves every query (each row is read once, whatever the number of segments);
+ * the top k are kept by insertion, without sorting.
+ */
+export function neighbourProbabilities(model: SemanticModel, queries: readonly ArrayLike<number>[]): number[][] {
+  const classes = model.classes.length;
   const exemplars = model.exemplars;
   const n = model.exemplarClasses.length;
-  if (!exemplars || n === 0) return out;
+  if (!exemplars || n === 0) return queries.map(() => new Array<number>(classes).fill(0));
   const d = model.dimension;
   const k = Math.min(model.knn.k, n);
-  const query = Float32Array.from({ length: d }, (_, i) => vector[i] ?? 0);
-  const topSim = new Float64Array(k).fill(-Infinity);
-  const topIdx = new Int32Array(k).fill(-1);
+  const q = queries.length;
+  const packed = new Float32Array(q * d);
+  queries.forEach((v, j) => {
+    for (let i = 0; i < d; i++) packed[j * d + i] = v[i] ?? 0;
+  });
+  const topSim = new Float64Array(q * k).fill(-Infinity);
+  const topIdx = new Int32Array(q * k).fill(-1);
   for (let e = 0; e < n; e++) {
-    let s = 0;
     const base = e * d;
-    for (let i = 0; i < d; i++) s += exemplars[base + i]! * query[i]!;
-    if (s <= topSim[k - 1]!) continue;
-    let j = k - 1;
-    while (j > 0 && topSim[j - 1]! < s) {
-      topSim[j] = topSim[j - 1]!;
-      topIdx[j] = topIdx[j - 1]!;
-      j--;
+    for (let j = 0; j < q; j++) {
+      const qb = j * d;
+      let s = 0;
+      for (let i = 0; i < d; i++) s += exemplars[base + i]! * packed[qb + i]!;
+      const tb = j * k;
+      if (s <= topSim[tb + k - 1]!) continue;
+      let m = k - 1;
+      while (m > 0 && topSim[tb + m - 1]! < s) {
+        topSim[tb + m] = topSim[tb + m - 1]!;
+        topIdx[tb + m] = topIdx[tb + m - 1]!;
+        m--;
+      }
+      topSim[tb + m] = s;
+      topIdx[tb + m] = e;
     }
-    topSim[j] = s;
-    topIdx[j] = e;
   }
-  let total = 0;
-  for (let j = 0; j < k; j++) {
-    const w = Math.exp((topSim[j]! - topSim[0]!) * model.knn.temperature);
-    out[model.exemplarClasses[topIdx[j]!]!]! += w;
-    total += w;
-  }
-  return out.map((w) => w / total);
+  return queries.map((_, j) => {
+    const out = new Array<number>(classes).fill(0);
+    const tb = j * k;
+    let total = 0;
+    for (let m = 0; m < k; m++) {
+      const w = Math.exp((topSim[tb + m]! - topSim[tb]!) * model.knn.temperature);
+      out[model.exemplarClasses[topIdx[tb + m]!]!]! += w;
+      total += w;
+    }
+    return out.map((w) => w / total);
+  });
 }
 
-/** Class probabilities of the semantic stage: the mean of the linear classifier and the neighbour vote. */
-export function classProbabilities(model: SemanticModel, vector: readonly number[]): number[] {
-  const linear = linearProbabilities(model, vector);
-  const neighbours = neighbourProbabilities(model, vector);
-  return linear.map((p, i) => (p + neighbours[i]!) / 2);
+/** Class probabilities of the semantic stage for each vector: the mean of the linear classifier and the neighbour vote. */
+export function classProbabilities(model: SemanticModel, vectors: readonly ArrayLike<number>[]): number[][] {
+  const neighbours = neighbourProbabilities(model, vectors);
+  return vectors.map((v, j) => linearProbabilities(model, v).map((p, i) => (p + neighbours[j]![i]!) / 2));
 }
 
 /** The semantic verdict for a request: the most alarming segment. */
@@ -223,27 +177,35 @@ export interface SemanticScore {
 export function scoreSegments(
   model: SemanticModel,
   segments: readonly Segment[],
-  vectors: readonly (readonly number[])[],
+  vectors: readonly ArrayLike<number>[],
 ): SemanticScore {
   let verdict: SemanticVerdict | null = null;
   let bestMargin = 0;
   let highest = 0;
   const noneIndex = model.classes.length - 1;
+  const probabilities = classProbabilities(model, vectors.slice(0, segments.length));
+  const highCost = (model.highCost?.classes ?? []).map((c) => model.classes.indexOf(c)).filter((c) => c >= 0);
+  const consider = (segment: Segment, p: number[], probability: number, margin: number, among: readonly number[]): void => {
+    if (margin < 0 || (verdict && margin <= bestMargin)) return;
+    let top = among[0]!;
+    for (const c of among) if (p[c]! > p[top]!) top = c;
+    const category = model.classes[top];
+    if (!isRedFlagCategory(category)) return;
+    verdict = { category, probability, segment };
+    bestMargin = margin;
+  };
+  const emergencyClasses = model.classes.slice(0, noneIndex).map((_, c) => c);
   segments.forEach((segment, i) => {
-    const vector = vectors[i];
-    if (!vector) return;
-    const p = classProbabilities(model, vector);
+    const p = probabilities[i];
+    if (!p) return;
     const emergency = 1 - p[noneIndex]!;
     highest = Math.max(highest, emergency);
     const threshold = segment.kind === 'sentence' ? model.sentenceThreshold : model.messageThreshold;
-    const margin = emergency - threshold;
-    if (margin < 0 || (verdict && margin <= bestMargin)) return;
-    let top = 0;
-    for (let c = 1; c < noneIndex; c++) if (p[c]! > p[top]!) top = c;
-    const category = model.classes[top];
-    if (!isRedFlagCategory(category)) return;
-    verdict = { category, probability: emergency, segment };
-    bestMargin = margin;
+    consider(segment, p, emergency, emergency - threshold, emergencyClasses);
+    if (highCost.length > 0 && model.highCost) {
+      const risk = highCost.reduce((a, c) => a + p[c]!, 0);
+      consider(segment, p, risk, risk - model.highCost.threshold, highCost);
+    }
   });
   return { verdict, highest };
 }

@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SentenceEncoder } from '@care/sentence-encoder';
 import fc from 'fast-check';
 import {
   RED_FLAG_DATA_DIR,
   RedFlagScreen,
   RedFlagScreenUnavailableError,
   detectRedFlag,
+  classProbabilities,
   loadSemanticModel,
-  segmentConversation,
+  messageTexts,
+  planConversation,
+  segmentVectors,
   splitSentences,
   type TextEmbedder,
 } from '../../src/safety';
@@ -23,7 +27,7 @@ beforeAll(async () => {
 describe('the shipped semantic model', () => {
   it('was trained on the current training files (retrain with bench/red-flags/train-semantic.mjs after editing them)', () => {
     const hash = createHash('sha256');
-    for (const f of ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl']) hash.update(readFileSync(path.join(RED_FLAG_DATA_DIR, f)));
+    for (const f of ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl', 'blind1-spent.jsonl']) hash.update(readFileSync(path.join(RED_FLAG_DATA_DIR, f)));
     expect(loadSemanticModel().trainedOn).toBe(hash.digest('hex'));
   });
 
@@ -33,32 +37,56 @@ describe('the shipped semantic model', () => {
   });
 });
 
-describe('segmentConversation', () => {
+describe('planConversation', () => {
   it('scores every sentence of a chatty message, so an emergency in the last line is read on its own', () => {
     const chatty =
       'Thanks so much for the recipe ideas yesterday, the kids loved the lentil soup. I was also wondering about vitamin D in winter. ' +
       'Oh and my chest has been crushing for twenty minutes and it is going into my jaw.';
-    const segments = segmentConversation(chatty);
-    expect(segments[0]).toEqual({ text: chatty, kind: 'message' });
-    expect(segments.filter((s) => s.kind === 'sentence').map((s) => s.text).at(-1)).toBe(
+    const plan = planConversation(chatty);
+    expect(plan.texts).toHaveLength(3);
+    expect(plan.segments[0]).toMatchObject({ text: chatty, kind: 'message' });
+    expect(plan.segments[0]!.parts.map((p) => p.index)).toEqual([0, 1, 2]);
+    expect(plan.segments.filter((s) => s.kind === 'sentence').map((s) => s.text).at(-1)).toBe(
       'Oh and my chest has been crushing for twenty minutes and it is going into my jaw.',
     );
   });
 
-  it('joins the last two earlier user turns with the latest message, ignoring a repeat of the latest', () => {
-    const segments = segmentConversation('now he is very drowsy', ['first', 'we pulled him out of the pool', 'now he is very drowsy']);
-    expect(segments.at(-1)).toEqual({ text: 'first\nwe pulled him out of the pool\nnow he is very drowsy', kind: 'message' });
+  it('embeds a one-sentence message once, as one text', () => {
+    const plan = planConversation('my knee hurts after running');
+    expect(plan.texts).toEqual(['my knee hurts after running']);
+    expect(plan.segments).toHaveLength(1);
   });
 
-  it('bounds the work for any input: at most 12 segments of bounded length, never throws', () => {
+  it('cuts an earlier turn exactly as when it was the latest message, so its texts come from the cache', () => {
+    const earlier = 'We were at the pool all afternoon. We pulled my son out of the water 20 minutes ago.';
+    const plan = planConversation('now he is very drowsy', ['first', earlier, 'now he is very drowsy']);
+    for (const t of planConversation(earlier).texts) expect(plan.texts).toContain(t);
+    const context = plan.segments.at(-1)!;
+    expect(context.text).toBe(`first\n${earlier}\nnow he is very drowsy`);
+    // Each turn weighs the same in the join, however many sentences it has.
+    const weightOf = (turn: string) =>
+      context.parts.filter((p) => messageTexts(turn).includes(plan.texts[p.index]!)).reduce((a, p) => a + p.weight, 0);
+    expect(weightOf(earlier)).toBeCloseTo(1);
+    expect(weightOf('first')).toBeCloseTo(1);
+  });
+
+  it('bounds the work for any input: at most 30 texts of at most 600 characters, never throws', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 5000 }), fc.array(fc.string({ maxLength: 2000 }), { maxLength: 6 }), (latest, earlier) => {
-        const segments = segmentConversation(latest, earlier);
-        expect(segments.length).toBeLessThanOrEqual(12);
-        for (const s of segments) expect(s.text.length).toBeLessThanOrEqual(3 * 240 + 2);
-        if (!latest.trim()) expect(segments).toEqual([]);
+        const plan = planConversation(latest, earlier);
+        expect(plan.texts.length).toBeLessThanOrEqual(30);
+        expect(plan.segments.length).toBeLessThanOrEqual(12);
+        for (const t of plan.texts) expect(t.length).toBeLessThanOrEqual(600);
+        for (const s of plan.segments) for (const p of s.parts) expect(plan.texts[p.index]).toBeDefined();
+        if (!latest.trim()) expect(plan.segments).toEqual([]);
       }),
     );
+  });
+
+  it('builds unit segment vectors as the normalised weighted sum of their texts', () => {
+    const plan = { texts: ['a', 'b'], segments: [{ text: 'a b', kind: 'message' as const, parts: [{ index: 0, weight: 1 }, { index: 1, weight: 1 }] }] };
+    const [v] = segmentVectors(plan, [[1, 0], [0, 1]], 2);
+    expect(Array.from(v!)).toEqual([expect.closeTo(Math.SQRT1_2, 6), expect.closeTo(Math.SQRT1_2, 6)]);
   });
 
   it('keeps short pieces with their neighbours', () => {
@@ -120,6 +148,43 @@ describe('RedFlagScreen', () => {
   it('never throws on odd input from untyped callers', async () => {
     await expect(screen.screen(undefined as unknown as string, 'x' as unknown as string[])).resolves.toBeNull();
     await expect(screen.screen('hello', [42, null] as unknown as string[])).resolves.toBeNull();
+  });
+
+  it('decides the same whether the texts of a request are embedded in one batch or one at a time', async () => {
+    const encoder = new SentenceEncoder({ cacheSize: 0 });
+    const oneAtATime: TextEmbedder = {
+      warm: () => encoder.warm(),
+      embed: async (texts) => {
+        const out: number[][] = [];
+        for (const t of texts) out.push(...(await encoder.embed([t])));
+        return out;
+      },
+    };
+    const batched: TextEmbedder = { warm: () => encoder.warm(), embed: (texts) => encoder.embed(texts) };
+    const single = new RedFlagScreen({ embedder: oneAtATime });
+    const batch = new RedFlagScreen({ embedder: batched });
+    const model = loadSemanticModel();
+    const conversations: [string, string[]][] = [
+      ['Thanks for the recipes. The soup was great. Oh and my chest is crushing and going into my jaw.', []],
+      ['and now he is really drowsy and keeps falling asleep', ['We had a day out. We pulled my son out of the pool 20 minutes ago.']],
+      ['does a crushing chest pain always mean a heart attack? revising for my nursing finals. Thanks!', ['hi', 'quick question']],
+    ];
+    for (const [latest, earlier] of conversations) {
+      const plan = planConversation(latest, earlier);
+      const a = segmentVectors(plan, await batched.embed(plan.texts), model.dimension);
+      const b = segmentVectors(plan, await oneAtATime.embed(plan.texts), model.dimension);
+      const pa = classProbabilities(model, a);
+      const pb = classProbabilities(model, b);
+      pa.forEach((p, i) => p.forEach((x, c) => expect(x).toBeCloseTo(pb[i]![c]!, 3)));
+      expect(await batch.screen(latest, earlier)).toEqual(await single.screen(latest, earlier));
+    }
+  }, 60_000);
+
+  it('fails closed when the encoder answers fewer vectors than texts', async () => {
+    const short: TextEmbedder = { warm: async () => undefined, embed: async () => [] };
+    await expect(new RedFlagScreen({ embedder: short }).screen('I feel fine. Just a question about sleep.')).rejects.toBeInstanceOf(
+      RedFlagScreenUnavailableError,
+    );
   });
 
   it('fails closed: when the encoder cannot embed, the request is not let through', async () => {
