@@ -79,12 +79,20 @@ async function waitFor(url, ms = 300000) {
   throw new Error(`not up: ${url}`);
 }
 
+/** The reader's session: its ID token expires (15 min) long before an ingestion ends, so a 401 logs in again. */
+const session = { authUrl: '', token: '' };
 async function call(url, init = {}) {
   for (let attempt = 0; ; attempt++) {
-    const headers = { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) };
+    const token = init.token === true ? session.token : init.token;
+    const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
     const res = await fetch(url, { ...init, headers });
     if (res.status === 429 && attempt < 20) {
       await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+      continue;
+    }
+    if (res.status === 401 && init.token === true && attempt < 2) {
+      await res.arrayBuffer();
+      session.token = await login(session.authUrl, user.email, user.password);
       continue;
     }
     return res;
@@ -141,14 +149,15 @@ for (const qa of corpus) {
   const q = norm(qa.question).toLowerCase();
   byQuestion.set(q, [...(byQuestion.get(q) ?? []), keyOf(qa)]);
 }
-const medquadSet = sample(corpus, sampleSize).map((qa) => ({
+// Drawn from the documents the KB holds (all of them after a full ingestion).
+const medquadOf = (docs) => sample(docs, sampleSize).map((qa) => ({
   question: norm(qa.question),
   own: keyOf(qa),
   relevant: byQuestion.get(norm(qa.question).toLowerCase()).map((k) => ({ key: k, grade: 2 })),
 }));
 const asSet = (file) => readJsonl(file).map((q) => ({ question: q.question, relevant: q.relevant.map((r) => ({ key: `${r.collection}:${r.id}`, grade: r.grade })) }));
 const sets = [
-  { name: `MedQuAD questions (${sampleSize && sampleSize < corpus.length ? `seeded sample of ${sampleSize}` : 'all'})`, questions: medquadSet },
+  { name: `MedQuAD questions (${sampleSize && sampleSize < corpus.length ? `seeded sample of ${sampleSize}` : 'all'})`, questions: [], medquad: true },
   { name: 'consumer-dev.jsonl', questions: asSet(path.join(here, 'consumer-dev.jsonl')) },
   ...(flag('--final') ? [{ name: 'consumer-blind-final.jsonl (run once)', questions: asSet(path.join(here, 'consumer-blind-final.jsonl')) }] : []),
 ];
@@ -193,12 +202,54 @@ async function startServices(secrets, dir) {
 const login = async (authUrl, email, password) => (await (await call(`${authUrl}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email, password }) })).json()).idToken;
 const user = { email: 'reader@medquad.test', password: 'correct horse battery staple 9' };
 
+/** Uploads the QA pairs not yet in `state.docOf` (one KB document each, title = the NIH page's question heading). */
+async function ingest(state, until) {
+  const todo = corpus.filter((qa) => !state.known.has(keyOf(qa)));
+  const statuses = {};
+  const started = Date.now();
+  let next = 0;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < todo.length && Date.now() < until) {
+        const qa = todo[next++];
+        const title = norm(qa.question).slice(0, 300);
+        const res = await call(`${state.auth}/api/v1/kb/documents`, { method: 'POST', token: true, body: JSON.stringify({ title, content: qa.answer }) });
+        const body = await res.json();
+        const status = res.status === 201 ? body.indexStatus : `HTTP ${res.status}`;
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status !== 'INDEXED' && statuses[status] <= 3) process.stderr.write(`not indexed: ${res.status} ${JSON.stringify(body).slice(0, 300)}\n`);
+        if (res.status === 201) {
+          state.docOf[body.id] = keyOf(qa);
+          if (body.indexStatus === 'INDEXED') state.known.add(keyOf(qa));
+        }
+        if (++done % 250 === 0) process.stderr.write(`ingested ${done}/${todo.length} in ${((Date.now() - started) / 1000).toFixed(0)} s ${JSON.stringify(statuses)}\n`);
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  // What the memory service holds: every passage of every INDEXED document, nothing lost on the way.
+  const status = await (await fetch(`${state.memory}/api/v1/memory/status`, { headers: { 'x-api-key': state.secrets.memoryKey, 'x-tenant-id': state.tenant } })).json();
+  // Every upload ends INDEXED or visibly FAILED: the documents list agrees with the upload answers.
+  const listed = {};
+  for (let offset = 0; ; offset += 100) {
+    const page = (await (await call(`${state.auth}/api/v1/kb/documents?limit=100&offset=${offset}`, { token: true })).json()).items ?? [];
+    for (const d of page) listed[d.indexStatus] = (listed[d.indexStatus] ?? 0) + 1;
+    if (page.length < 100) break;
+  }
+  state.ingest.runs.push({ at: new Date().toISOString(), seconds, uploads: done, statuses });
+  state.ingest.listed = listed;
+  state.ingest.memoryPassages = status.tiers?.semantic?.active;
+}
+
+// INGEST_MINUTES bounds an ingestion (the rest can follow with --reuse DIR --ingest).
+const until = Date.now() + Number(process.env.INGEST_MINUTES ?? Infinity) * 60_000;
 let state;
 if (reuseDir) {
   state = JSON.parse(readFileSync(path.join(reuseDir, 'state.json'), 'utf8'));
   Object.assign(state, await startServices(state.secrets, reuseDir));
-  state.token = await login(state.auth, user.email, user.password);
-  console.log(`(reusing the ingestion of ${state.ingest.at} in ${reuseDir}; services started from the current builds)`);
+  state.ingest.runs ??= [];
+  console.log(`(reusing the ingestion in ${reuseDir}; services started from the current builds)`);
 } else {
   const secrets = {
     jwt: randomBytes(48).toString('base64url'),
@@ -212,49 +263,30 @@ if (reuseDir) {
   await call(`${urls.auth}/api/v1/tenants`, { method: 'POST', token: adminToken, body: JSON.stringify({ id: tenant, name: 'MedQuAD bench' }) });
   const created = await call(`${urls.auth}/api/v1/users`, { method: 'POST', token: adminToken, body: JSON.stringify({ ...user, roles: ['USER'], tenantId: tenant }) });
   if (!created.ok) throw new Error(`user: ${created.status} ${await created.text()}`);
-  const token = await login(urls.auth, user.email, user.password);
-
-  // Ingest: one KB document per QA pair, title = the NIH page's question heading.
-  const docOf = {}; // KB document id -> `${collection}:${id}`
-  const statuses = {};
-  const started = Date.now();
-  let next = 0;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < corpus.length) {
-        const qa = corpus[next++];
-        const title = norm(qa.question).slice(0, 300);
-        const res = await call(`${urls.auth}/api/v1/kb/documents`, { method: 'POST', token, body: JSON.stringify({ title, content: qa.answer }) });
-        const body = await res.json();
-        const status = res.status === 201 ? body.indexStatus : `HTTP ${res.status}`;
-        statuses[status] = (statuses[status] ?? 0) + 1;
-        if (status !== 'INDEXED' && statuses[status] <= 3) process.stderr.write(`not indexed: ${res.status} ${JSON.stringify(body).slice(0, 300)}\n`);
-        if (res.status === 201) docOf[body.id] = keyOf(qa);
-        if (++done % 250 === 0) process.stderr.write(`ingested ${done}/${corpus.length} in ${((Date.now() - started) / 1000).toFixed(0)} s ${JSON.stringify(statuses)}\n`);
-      }
-    }),
-  );
-  const ingestS = (Date.now() - started) / 1000;
-  // What the memory service holds: every passage of every INDEXED document, nothing lost on the way.
-  const status = await (await fetch(`${urls.memory}/api/v1/memory/status`, { headers: { 'x-api-key': secrets.memoryKey, 'x-tenant-id': tenant } })).json();
-  // Every upload ends INDEXED or visibly FAILED: the documents list agrees with the upload answers.
-  const listed = {};
-  for (let offset = 0; ; offset += 100) {
-    const page = (await (await call(`${urls.auth}/api/v1/kb/documents?limit=100&offset=${offset}`, { token })).json()).items ?? [];
-    for (const d of page) listed[d.indexStatus] = (listed[d.indexStatus] ?? 0) + 1;
-    if (page.length < 100) break;
-  }
-  state = { ...urls, secrets, tenant, token, docOf, ingest: { at: new Date().toISOString(), seconds: ingestS, statuses, listed, memoryPassages: status.tiers?.semantic?.active, docs: corpus.length } };
-  if (keepDir) writeFileSync(path.join(keepDir, 'state.json'), JSON.stringify(state));
+  state = { ...urls, secrets, tenant, docOf: {}, ingest: { runs: [] } };
 }
+session.authUrl = state.auth;
+session.token = await login(state.auth, user.email, user.password);
+state.known = new Set(Object.values(state.docOf));
+if (!reuseDir || flag('--ingest')) await ingest(state, until);
+if (keepDir || reuseDir) writeFileSync(path.join(keepDir ?? reuseDir, 'state.json'), JSON.stringify({ ...state, known: undefined }));
 
-const passages = corpus.flatMap((qa) => chunkDocument(norm(qa.question).slice(0, 300), qa.answer).map((p) => ({ key: keyOf(qa), text: p.text })));
+// When the corpus is not all in (a bounded ingestion), BM25 gets the very same documents the KB holds, and only
+// questions with a relevant document in the KB are asked; the header says how many.
+const inKb = corpus.filter((qa) => state.known.has(keyOf(qa)));
+const partial = inKb.length < corpus.length;
+const passages = inKb.flatMap((qa) => chunkDocument(norm(qa.question).slice(0, 300), qa.answer).map((p) => ({ key: keyOf(qa), text: p.text })));
 const bm25 = new Bm25Index(passages.map((p, position) => ({ source: p.key, text: p.text, position })));
 const answerOf = new Map(corpus.map((qa) => [keyOf(qa), qa.answer]));
 const docOf = new Map(Object.entries(state.docOf));
-const { ingest } = state;
-console.log(`\nGrounding bench: ${ingest.docs} QA documents -> ${passages.length} passages; upload answers ${JSON.stringify(ingest.statuses)}, documents list ${JSON.stringify(ingest.listed)}, in ${ingest.seconds.toFixed(0)} s through the KB API; memory holds ${ingest.memoryPassages} active passages`);
+const runs = state.ingest.runs.map((r) => `${r.at}: ${r.uploads} uploads in ${r.seconds.toFixed(0)} s ${JSON.stringify(r.statuses)}`).join('; ');
+console.log(`\nGrounding bench: ${inKb.length} of ${corpus.length} QA documents indexed -> ${passages.length} passages (memory holds ${state.ingest.memoryPassages} active); documents list ${JSON.stringify(state.ingest.listed)}; ingestion runs: ${runs}`);
+for (const set of sets) {
+  if (set.medquad) set.questions = medquadOf(inKb);
+  const before = set.medquad ? sampleSize || corpus.length : set.questions.length;
+  set.questions = set.questions.filter((q) => q.relevant.some((r) => state.known.has(r.key)));
+  if (partial) set.name += ` (${set.questions.length} of ${before} have a relevant document in the KB; only those asked)`;
+}
 
 for (const set of sets) {
   const rows = { chatHit: 0, chatOwn: 0, cited: 0, sentence: 0, kbHit: 0, kbNdcg: 0, bmHit: 0, bmNdcg: 0, turnMs: [], searchMs: [] };
@@ -262,7 +294,7 @@ for (const set of sets) {
     const grade = new Map(q.relevant.map((r) => [r.key, r.grade]));
     const ideal = [...grade.values()];
     const t0 = performance.now();
-    const res = await call(`${state.auth}/api/v1/chat`, { method: 'POST', token: state.token, body: JSON.stringify({ messages: [{ role: 'user', content: q.question }] }) });
+    const res = await call(`${state.auth}/api/v1/chat`, { method: 'POST', token: true, body: JSON.stringify({ messages: [{ role: 'user', content: q.question }] }) });
     const frames = await readSse(res);
     rows.turnMs.push(performance.now() - t0);
     const answer = frames.filter((f) => f.event === 'token').map((f) => JSON.parse(f.data).content).join('');
@@ -279,7 +311,7 @@ for (const set of sets) {
     if (process.env.DEBUG_BENCH) process.stderr.write(`${q.question}\n  first=${first} want=${[...grade.keys()].slice(0, 3)} ${said.slice(0, 200)}\n`);
 
     const s0 = performance.now();
-    const search = await (await call(`${state.auth}/api/v1/kb/search?limit=10&q=${encodeURIComponent(q.question.slice(0, 1000))}`, { token: state.token })).json();
+    const search = await (await call(`${state.auth}/api/v1/kb/search?limit=10&q=${encodeURIComponent(q.question.slice(0, 1000))}`, { token: true })).json();
     rows.searchMs.push(performance.now() - s0);
     const kbDocs = [...new Set((search.items ?? []).map((i) => docOf.get(i.documentId)))].slice(0, 10);
     if ((grade.get(kbDocs[0]) ?? 0) >= 1) rows.kbHit++;

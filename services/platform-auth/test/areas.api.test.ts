@@ -248,17 +248,25 @@ describe.each(engines())('functional areas (%s)', (engine) => {
       const docId = '0b6f7a52-6a43-4a5e-9d55-2f1e3f3f1c11';
       memory.state.status = 200;
       memory.state.recall = { results: [
+        { id: `kb:${docId}:0`, text: 'Travel tips\n\nPack an opened insulin pen in hand luggage.', score: 0.85 },
         { id: `kb:${docId}:1`, text: 'Insulin storage\n\nAn opened pen keeps 28 days at room temperature.', score: 0.8 },
         { id: 'not-a-kb-memory', text: 'something else', score: 0.5 },
       ] };
       const before = memory.calls.length;
-      const res = await request(h.app).get('/api/v1/kb/search?q=opened%20insulin%20pen&limit=3').set(as(viewer));
+      const res = await request(h.app).get('/api/v1/kb/search?q=opened%20insulin%20pen&limit=2').set(as(viewer));
       memory.state.recall = undefined;
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ query: 'opened insulin pen', items: [{ documentId: docId, passage: 1, title: 'Insulin storage', text: 'An opened pen keeps 28 days at room temperature.', score: 0.8 }] });
+      // Re-ranked (ADR 0422): the passage whose title matches the question (2 of 5 words: + 0.3 x 0.4) goes first.
+      expect(res.body).toEqual({
+        query: 'opened insulin pen',
+        items: [
+          { documentId: docId, passage: 1, title: 'Insulin storage', text: 'An opened pen keeps 28 days at room temperature.', score: 0.92 },
+          { documentId: docId, passage: 0, title: 'Travel tips', text: 'Pack an opened insulin pen in hand luggage.', score: 0.85 },
+        ],
+      });
       const call = memory.calls.slice(before).find((c) => c.url === '/api/v1/memory/recall')!;
       expect(call.headers['x-tenant-id']).toBe('acme');
-      expect(call.body).toEqual({ query: 'opened insulin pen', topK: 3, filter: { tagsAny: ['kb'] } });
+      expect(call.body).toEqual({ query: 'opened insulin pen', topK: 20, filter: { tagsAny: ['kb'] } });
     });
 
     it('answers 400 for a missing or blank query and 503 when the memory service fails, calling nothing else', async () => {

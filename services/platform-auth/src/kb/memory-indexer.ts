@@ -1,3 +1,4 @@
+import { candidatesFor, rankPassages } from '@care/passage-rank';
 import type { Logger } from '@care/service-kit';
 
 /** Pushes knowledge-base documents into the memory service so agents can recall them. */
@@ -6,7 +7,7 @@ export interface MemoryIndexer {
   index(tenantId: string, doc: { id: string; title: string; content: string; tags: string[] }): Promise<boolean>;
   /** Best effort removal of the chunks of a document. Never throws. */
   remove(tenantId: string, doc: { id: string; title: string; content: string }): Promise<void>;
-  /** The tenant's passages that best answer `query` (the memory service's recall, filtered to `kb`); throws when unreachable. */
+  /** The tenant's passages that best answer `query` (the memory service's recall, filtered to `kb`, re-ranked); throws when unreachable. */
   search(tenantId: string, query: string, limit: number): Promise<KbHit[]>;
 }
 
@@ -222,7 +223,7 @@ export function createMemoryIndexer(o: MemoryIndexerOptions & Partial<IndexWrite
       const res = await f(`${base}/api/v1/memory/recall`, {
         method: 'POST',
         headers: headers(tenantId),
-        body: JSON.stringify({ query, topK: limit, filter: { tagsAny: ['kb'] } }),
+        body: JSON.stringify({ query, topK: candidatesFor(limit), filter: { tagsAny: ['kb'] } }),
         signal: AbortSignal.timeout(o.timeoutMs),
       });
       if (!res.ok) {
@@ -230,7 +231,11 @@ export function createMemoryIndexer(o: MemoryIndexerOptions & Partial<IndexWrite
         throw new Error(`memory service answered ${res.status}`);
       }
       const body = (await res.json()) as { results?: unknown[] };
-      return (Array.isArray(body.results) ? body.results : []).flatMap((m) => toKbHit(m as Record<string, unknown>) ?? []);
+      // Re-ranked by the title's match to the question (ADR 0422), the same order the chat's sources follow.
+      const recalled = (Array.isArray(body.results) ? body.results : []).filter((m): m is { text: string; score?: number } => typeof (m as { text?: unknown }).text === 'string');
+      return rankPassages(query, recalled)
+        .flatMap((m) => toKbHit({ ...m, score: Math.round(m.rank * 1e4) / 1e4 }) ?? [])
+        .slice(0, limit);
     },
   };
 }
