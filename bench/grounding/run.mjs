@@ -336,3 +336,5 @@ if (keepDir) {
   process.stderr.write(`services kept running (${keepDir}); Ctrl-C stops them\n`);
   await new Promise(() => {});
 }
+// The children's pipes would keep this process alive.
+stop();
