@@ -37,6 +37,39 @@ export const RememberRequest = Type.Object(
 /** Remember body. */
 export type RememberRequest = Static<typeof RememberRequest>;
 
+/** Most memories one batch remember stores (ADR 0109). */
+export const REMEMBER_BATCH_MAX = 64;
+
+/**
+ * POST /api/v1/memory/remember/batch (extension, ADR 0109): several memories embedded in one model call and
+ * stored in one transaction, all or none. Each item is a remember body with its id.
+ */
+export const RememberBatchRequest = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        {
+          id: Id,
+          text: Type.String({ minLength: 1, maxLength: 20000 }),
+          type: Type.Union(MEMORY_TYPES.map((t) => Type.Literal(t))),
+          source: Type.Union(MEMORY_SOURCES.map((s) => Type.Literal(s))),
+          tags: Type.Optional(Tags),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: REMEMBER_BATCH_MAX },
+    ),
+  },
+  { additionalProperties: false },
+);
+/** Batch remember body. */
+export type RememberBatchRequest = Static<typeof RememberBatchRequest>;
+
+/** Batch remember answer: per item, `created` or `unchanged` (the id already holds the same text: a retried batch). */
+export const RememberBatchResult = Type.Object({
+  items: Type.Array(Type.Object({ id: Type.String(), outcome: Type.Union([Type.Literal('created'), Type.Literal('unchanged')]) })),
+});
+
 /** POST /api/v1/memory/recall. */
 export const RecallRequest = Type.Object(
   {

@@ -22,6 +22,7 @@ import { callerAuth } from './http/caller-auth.middleware';
 import { tenantMiddleware } from './http/tenant.middleware';
 import { IntrospectService } from './introspect/introspect.service';
 import { MemoriesService } from './memories/memories.service';
+import { RememberBatchService } from './memories/remember-batch.service';
 import type { MemoryContext } from './memories/memory-context';
 import { createMemoryRouter, type MemoryRouteServices } from './memories/memory.routes';
 import { MCP_PATH, memoryMcpEndpoint, memoryTools } from './mcp/memory.mcp';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
   health.register('memory', () => deps.database.ping());
   const services: MemoryRouteServices = {
     memories: new MemoriesService(ctx),
+    batch: new RememberBatchService(ctx),
     recall: deps.metrics
       ? new TimedRecallService(ctx, createRecallHistogram(deps.metrics.registry))
       : new RecallService(ctx),

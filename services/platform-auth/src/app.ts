@@ -147,7 +147,7 @@ export function createApp(deps: AppDeps): Express {
       })
     : undefined;
   const indexer = config.MEMORY_BASE_URL
-    ? createMemoryIndexer({ baseUrl: config.MEMORY_BASE_URL, apiKey: config.MEMORY_API_KEY, timeoutMs: config.MEMORY_TIMEOUT_MS, logger, fetchImpl: deps.fetchImpl })
+    ? createMemoryIndexer({ baseUrl: config.MEMORY_BASE_URL, apiKey: config.MEMORY_API_KEY, timeoutMs: config.MEMORY_TIMEOUT_MS, writeTimeoutMs: config.KB_INDEX_TIMEOUT_MS, attempts: config.KB_INDEX_ATTEMPTS, backoffMs: config.KB_INDEX_BACKOFF_MS, concurrency: config.KB_INDEX_CONCURRENCY, logger, fetchImpl: deps.fetchImpl })
     : undefined;
 
   const app = createServiceApp({ logger, corsOrigins: corsOrigins(config), metrics, bodyLimit: '1mb', trustProxy: trustProxySetting(config.TRUST_PROXY) });

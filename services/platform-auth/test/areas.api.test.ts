@@ -12,7 +12,7 @@ describe.each(engines())('functional areas (%s)', (engine) => {
   beforeAll(async () => {
     t = await openTestDb(engine);
     memory = await startMemoryStub();
-    h = buildApp(t.db, { MEMORY_BASE_URL: memory.url, MEMORY_API_KEY: 'memory-key' });
+    h = buildApp(t.db, { MEMORY_BASE_URL: memory.url, MEMORY_API_KEY: 'memory-key', KB_INDEX_TIMEOUT_MS: '300', KB_INDEX_BACKOFF_MS: '5' });
     admin = await seedUser(t.db, h.hasher, aUser().withRole('TENANT_ADMIN').inTenant('acme').build());
     user = await seedUser(t.db, h.hasher, aUser().withRole('USER').inTenant('acme').build());
     viewer = await seedUser(t.db, h.hasher, aUser().withRole('VIEWER').inTenant('acme').build());
@@ -23,6 +23,7 @@ describe.each(engines())('functional areas (%s)', (engine) => {
     await t.close();
   });
   const as = (u: TestUser) => ({ Authorization: bearer(u) });
+  const batchIds = (c: { body: unknown }) => ((c.body as { items?: Array<{ id: string }> }).items ?? []).map((i) => i.id);
   const events = async (type: string) => (await t.db.withSystem((tx) => listAuthEvents(tx, { limit: 500 }))).filter((e) => e.type === type);
 
   describe('users', () => {
@@ -148,10 +149,10 @@ describe.each(engines())('functional areas (%s)', (engine) => {
       const res = await request(h.app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Asthma plan', content: 'Use the inhaler.', tags: ['asthma'] });
       expect(res.status).toBe(201);
       expect(res.body.indexStatus).toBe('INDEXED');
-      const call = memory.calls.find((c) => c.url === '/api/v1/memory/remember' && (c.body as { id: string }).id === `kb:${res.body.id}:0`)!;
+      const call = memory.calls.find((c) => c.url === '/api/v1/memory/remember/batch' && batchIds(c).includes(`kb:${res.body.id}:0`))!;
       expect(call.headers['x-tenant-id']).toBe('acme');
       expect(call.headers['x-api-key']).toBe('memory-key');
-      expect(call.body).toMatchObject({ type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb', 'asthma', `kbdoc:${res.body.id}`], text: 'Asthma plan\n\nUse the inhaler.' });
+      expect(call.body).toEqual({ items: [{ id: `kb:${res.body.id}:0`, type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb', 'asthma', `kbdoc:${res.body.id}`], text: 'Asthma plan\n\nUse the inhaler.' }] });
       const listed = await request(h.app).get('/api/v1/kb/documents?q=inhaler').set(as(viewer));
       expect(listed.body.items.map((d: { id: string }) => d.id)).toEqual([res.body.id]);
       expect(listed.body.items[0].content).toBeUndefined();
@@ -167,12 +168,67 @@ describe.each(engines())('functional areas (%s)', (engine) => {
       expect((await request(h.app).get(`/api/v1/kb/documents/${res.body.id}`).set(as(viewer))).body).toMatchObject({ content: 'Keep a routine.', indexStatus: 'FAILED' });
     });
 
+    it('retries a write that timed out or got 503 and ends INDEXED, each passage stored once', async () => {
+      memory.state.status = 200;
+      memory.state.writes = [{ delayMs: 1000 }, { status: 503 }];
+      const res = await request(h.app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Insulin', content: 'An opened pen keeps 28 days at room temperature.' });
+      expect(res.body.indexStatus).toBe('INDEXED');
+      const writes = memory.calls.filter((c) => c.url === '/api/v1/memory/remember/batch' && batchIds(c).includes(`kb:${res.body.id}:0`));
+      expect(writes).toHaveLength(3);
+      expect((await request(h.app).get(`/api/v1/kb/documents/${res.body.id}`).set(as(viewer))).body.indexStatus).toBe('INDEXED');
+    });
+
+    it('ends every upload of a burst INDEXED or visibly FAILED, never NOT_INDEXED, and removes a FAILED one from memory', async () => {
+      memory.state.status = 200;
+      // Twelve documents of about twenty passages (two batches each); the second batch of three of them never gets
+      // an answer in time, on any of its four attempts.
+      const docs = Array.from({ length: 12 }, (_, i) => ({ title: `Leaflet ${i}`, content: Array.from({ length: 250 }, (_, j) => `Sentence ${j} of leaflet ${i} about daily care at home.`).join(' ') }));
+      const lost = new Set(['Leaflet 1', 'Leaflet 5', 'Leaflet 9']);
+      memory.state.lostWhen = (body) => {
+        const items = (body as { items?: Array<{ id: string; text: string }> }).items ?? [];
+        return items.some((i) => i.id.endsWith(':16') && lost.has(i.text.split('\n')[0]!));
+      };
+      const before = memory.calls.length;
+      const answers = await Promise.all(docs.map((d) => request(h.app).post('/api/v1/kb/documents').set(as(user)).send(d)));
+      memory.state.lostWhen = undefined;
+      expect(answers.map((a) => a.status)).toEqual(docs.map(() => 201));
+      expect(answers.map((a) => a.body.indexStatus)).toEqual(docs.map((d) => (lost.has(d.title) ? 'FAILED' : 'INDEXED')));
+      for (const a of answers) expect((await request(h.app).get(`/api/v1/kb/documents/${a.body.id}`).set(as(viewer))).body.indexStatus).toBe(a.body.indexStatus);
+      const calls = memory.calls.slice(before);
+      for (const a of answers.filter((x) => x.body.indexStatus === 'FAILED')) {
+        const tried = calls.filter((c) => c.url === '/api/v1/memory/remember/batch' && batchIds(c).some((id) => id.startsWith(`kb:${a.body.id}:`)));
+        expect(tried.filter((c) => batchIds(c).includes(`kb:${a.body.id}:16`))).toHaveLength(4);
+        // The first batch was stored; a FAILED document must not stay half-recallable.
+        for (let i = 0; i < 16; i++) expect(calls.some((c) => c.method === 'DELETE' && c.url === `/api/v1/memory/${encodeURIComponent(`kb:${a.body.id}:${i}`)}`)).toBe(true);
+      }
+    }, 60_000);
+
+    it('falls back to one remember per passage when the memory service has no batch endpoint, a 409 on a retry counting as stored', async () => {
+      const old = await startMemoryStub();
+      try {
+        const app = buildApp(t.db, { MEMORY_BASE_URL: old.url, KB_INDEX_TIMEOUT_MS: '300', KB_INDEX_BACKOFF_MS: '5' }).app;
+        old.state.status = 200;
+        old.state.writes = [{ status: 404 }, { delayMs: 1000 }, { status: 409 }];
+        const res = await request(app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Asthma', content: 'Carry the reliever inhaler.' });
+        expect(res.body.indexStatus).toBe('INDEXED');
+        expect(old.calls.filter((c) => c.url === '/api/v1/memory/remember' && (c.body as { id: string }).id === `kb:${res.body.id}:0`)).toHaveLength(2);
+        // The next document goes straight to single remembers.
+        const next = await request(app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Asthma 2', content: 'Check the inhaler technique.' });
+        expect(next.body.indexStatus).toBe('INDEXED');
+        expect(old.calls.filter((c) => c.url === '/api/v1/memory/remember/batch')).toHaveLength(1);
+      } finally {
+        await old.close();
+      }
+    });
+
     it('indexes a long document as titled passages of whole sentences, one memory each, and removes them all', async () => {
       memory.state.status = 201;
       const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} says one thing about insulin storage. It keeps pens cool before use, number ${i}. Opened pens stay out of the fridge.`);
       const res = await request(h.app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Insulin storage', content: paragraphs.join('\n\n') });
       expect(res.body.indexStatus).toBe('INDEXED');
-      const chunks = memory.calls.filter((c) => c.url === '/api/v1/memory/remember' && String((c.body as { id: string }).id).startsWith(`kb:${res.body.id}:`)).map((c) => (c.body as { text: string }).text);
+      const chunks = memory.calls
+        .filter((c) => c.url === '/api/v1/memory/remember/batch' && batchIds(c).some((id) => id.startsWith(`kb:${res.body.id}:`)))
+        .flatMap((c) => (c.body as { items: Array<{ text: string }> }).items.map((i) => i.text));
       expect(chunks.length).toBeGreaterThan(2);
       for (const text of chunks) {
         expect(text.startsWith('Insulin storage\n\n')).toBe(true);
@@ -192,17 +248,25 @@ describe.each(engines())('functional areas (%s)', (engine) => {
       const docId = '0b6f7a52-6a43-4a5e-9d55-2f1e3f3f1c11';
       memory.state.status = 200;
       memory.state.recall = { results: [
+        { id: `kb:${docId}:0`, text: 'Travel tips\n\nPack an opened insulin pen in hand luggage.', score: 0.85 },
         { id: `kb:${docId}:1`, text: 'Insulin storage\n\nAn opened pen keeps 28 days at room temperature.', score: 0.8 },
         { id: 'not-a-kb-memory', text: 'something else', score: 0.5 },
       ] };
       const before = memory.calls.length;
-      const res = await request(h.app).get('/api/v1/kb/search?q=opened%20insulin%20pen&limit=3').set(as(viewer));
+      const res = await request(h.app).get('/api/v1/kb/search?q=opened%20insulin%20pen&limit=2').set(as(viewer));
       memory.state.recall = undefined;
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ query: 'opened insulin pen', items: [{ documentId: docId, passage: 1, title: 'Insulin storage', text: 'An opened pen keeps 28 days at room temperature.', score: 0.8 }] });
+      // Re-ranked (ADR 0422): the passage whose title matches the question (2 of 5 words: + 0.3 x 0.4) goes first.
+      expect(res.body).toEqual({
+        query: 'opened insulin pen',
+        items: [
+          { documentId: docId, passage: 1, title: 'Insulin storage', text: 'An opened pen keeps 28 days at room temperature.', score: 0.92 },
+          { documentId: docId, passage: 0, title: 'Travel tips', text: 'Pack an opened insulin pen in hand luggage.', score: 0.85 },
+        ],
+      });
       const call = memory.calls.slice(before).find((c) => c.url === '/api/v1/memory/recall')!;
       expect(call.headers['x-tenant-id']).toBe('acme');
-      expect(call.body).toEqual({ query: 'opened insulin pen', topK: 3, filter: { tagsAny: ['kb'] } });
+      expect(call.body).toEqual({ query: 'opened insulin pen', topK: 20, filter: { tagsAny: ['kb'] } });
     });
 
     it('answers 400 for a missing or blank query and 503 when the memory service fails, calling nothing else', async () => {

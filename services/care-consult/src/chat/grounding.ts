@@ -2,6 +2,7 @@
 // about the question, as numbered sources an answer cites. The memory service does the retrieval (both searches,
 // filtered on the server); this module applies the relevance floor and numbers what is left.
 import { performance } from 'node:perf_hooks';
+import { candidatesFor, rankPassages } from '@care/passage-rank';
 import { tokenize } from '../providers/builtin/retrieval';
 import type { GroundingSource } from '../providers/provider.types';
 import type { MemoryClient, RecalledMemory } from '../tools/memory.client';
@@ -12,11 +13,18 @@ import type { EmitFn } from './chat-events';
 export const KB_SEARCH_STEP = 'search_knowledge_base';
 
 /**
- * The relevance floor: a passage is used only when it holds a good share of the question's weighted terms, or is
- * close in meaning with at least some shared term. Below it, an answer says nothing was found rather than quote
- * unrelated text.
+ * The floor for knowledge-base passages (ADR 0422). A passage is used when its re-ranked score (recall's fused score
+ * plus the title's match to the question, @care/passage-rank) reaches `rank`, or when it holds `coverage` of the
+ * question's distinct content words (short, precise questions, whatever the embedding provider). Below it nothing
+ * is quoted and the answer says nothing was found. `rank` is calibrated on the builtin sentence encoder with
+ * MedQuAD, consumer-dev and off-topic questions (their best unrelated passage scores up to ~0.56).
  */
-export const RELEVANCE_FLOOR = { coverage: 0.5, textScore: 0.45, vectorSimilarity: 0.6, vectorTextScore: 0.2 } as const;
+export const KB_FLOOR = { rank: 0.58, coverage: 0.6 } as const;
+
+/** True when a re-ranked knowledge-base passage clears {@link KB_FLOOR}. */
+export function relevantPassage(question: string, m: { text: string; rank: number }): boolean {
+  return m.rank >= KB_FLOOR.rank || coverage(question, m.text) >= KB_FLOOR.coverage;
+}
 
 /**
  * The floor for the person's own memories: lower, since they are few and already narrowed to the person (a
@@ -32,13 +40,13 @@ export function coverage(question: string, text: string): number {
   return asked.filter((t) => held.has(t)).length / asked.length;
 }
 
-/** Knowledge-base passages considered per turn. */
-export const KB_TOP_K = 6;
 /** At most this many knowledge-base passages become sources. */
 export const KB_MAX_SOURCES = 3;
+/** Knowledge-base passages recalled per turn, for the re-ranking to choose from. */
+export const KB_TOP_K = candidatesFor(KB_MAX_SOURCES);
 
-/** True when a recalled passage clears the relevance floor. */
-export function relevant(question: string, m: RecalledMemory, floor: typeof RELEVANCE_FLOOR | typeof MEMORY_FLOOR = RELEVANCE_FLOOR): boolean {
+/** True when a recalled memory of the person clears the memory floor. */
+export function relevant(question: string, m: RecalledMemory, floor: typeof MEMORY_FLOOR = MEMORY_FLOOR): boolean {
   // The service's lexical score weighs terms by their rarity in the partition, which says little in a small one;
   // the plain share of the question's words found is checked beside it.
   if (coverage(question, m.text) >= floor.coverage) return true;
@@ -80,7 +88,12 @@ export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext
   let hits: RecalledMemory[] = [];
   let error: string | undefined;
   try {
-    hits = (await client.recall(ctx.tenantId, query, KB_TOP_K, ctx.signal, { tagsAny: ['kb'] })).filter((m) => m.tags?.includes('kb') && relevant(query, m)).slice(0, KB_MAX_SOURCES);
+    const recalled = (await client.recall(ctx.tenantId, query, KB_TOP_K, ctx.signal, { tagsAny: ['kb'] })).filter((m) => m.tags?.includes('kb'));
+    // Best first by the re-ranked score, which also becomes the source's score (the order of the numbering).
+    hits = rankPassages(query, recalled)
+      .filter((m) => relevantPassage(query, m))
+      .slice(0, KB_MAX_SOURCES)
+      .map(({ rank, titleMatch: _t, ...m }) => ({ ...m, score: rank }));
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     status = 'unavailable';
@@ -103,7 +116,7 @@ export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext
 
 /** Numbers the sources: the person's own memories and the knowledge-base passages, most relevant first. */
 export function numberSources(question: string, kb: RecalledMemory[], memories: RecalledMemory[]): GroundingSource[] {
-  const all = [...memories.filter((m) => relevant(question, m, MEMORY_FLOOR)).map(memorySource), ...kb.map(kbSource)];
+  const all = [...memories.filter((m) => relevant(question, m)).map(memorySource), ...kb.map(kbSource)];
   all.sort((a, b) => b.score - a.score);
   return all.map((s, i) => ({ ...s, n: i + 1 }));
 }

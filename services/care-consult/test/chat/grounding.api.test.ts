@@ -78,14 +78,28 @@ describe('grounded answers', () => {
     expect(text(elsewhere.frames)).not.toContain('28 days');
   });
 
+  it('cites first the passage whose document title asks the question, over a sibling document sharing its words', async () => {
+    const tenant = 'tenant-ground-f';
+    const whatIs = '6a1c2a7e-91b2-4f55-9a3e-0c6c2b1f9d11';
+    const symptoms = '6a1c2a7e-91b2-4f55-9a3e-0c6c2b1f9d12';
+    await remember(tenant, { id: `kb:${whatIs}:0`, text: 'What is gout?\n\nGout is a form of arthritis. Its symptoms come and go: gout causes sudden pain and swelling in a joint, often the big toe.', type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb', `kbdoc:${whatIs}`] });
+    await remember(tenant, { id: `kb:${symptoms}:0`, text: 'What are the symptoms of gout?\n\nA hot, red, very tender joint that hurts at night.', type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb', `kbdoc:${symptoms}`] });
+    const turn = await chat(ctx.app, aUser().inTenant(tenant).token(), ask('What are the symptoms of gout?'));
+    expect(sourcesOf(turn.frames)[0]).toMatchObject({ n: 1, kind: 'kb', title: 'What are the symptoms of gout?', document_id: symptoms });
+    expect(text(turn.frames)).toContain('A hot, red, very tender joint that hurts at night.');
+  });
+
   it('says nothing relevant was found instead of quoting unrelated text, and suggests a question for a clinician', async () => {
     const tenant = 'tenant-ground-e';
     await remember(tenant, { text: 'Insulin pen storage\n\nOnce opened, an insulin pen can be kept at room temperature for up to 28 days.', type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb'] });
+    // Shares words ("vaccination", "trip", "abroad") with the question but answers another one.
+    await remember(tenant, { text: 'Travel vaccinations for adults\n\nAdults planning a trip abroad should check their own tetanus and hepatitis A vaccinations with a travel clinic.', type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb'] });
     const turn = await chat(ctx.app, aUser().inTenant(tenant).token(), ask('Which vaccinations does my dog need before a trip abroad?'));
     const answer = text(turn.frames);
     expect(answer).toMatch(/could not find anything/);
     expect(answer).toMatch(/clinician/);
     expect(answer).not.toContain('28 days');
+    expect(answer).not.toMatch(/tetanus/);
     expect(sourcesOf(turn.frames)).toEqual([]);
   });
 });

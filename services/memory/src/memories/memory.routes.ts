@@ -5,6 +5,7 @@ import {
   RecallRequest,
   ReinforceRequest,
   ReminderRequest,
+  RememberBatchRequest,
   RememberRequest,
   ScratchpadRequest,
   SuppressRequest,
@@ -21,10 +22,13 @@ import type { WhyNotService } from '../recall/why-not.service';
 import type { ReflectService } from '../reflect/reflect.service';
 import type { RemindersService } from '../reminders/reminders.service';
 import type { MemoriesService } from './memories.service';
+import type { RememberBatchService } from './remember-batch.service';
 
 /** The services behind `/api/v1/memory`. */
 export interface MemoryRouteServices {
   memories: MemoriesService;
+  /** Bulk writes (ADR 0109). */
+  batch: RememberBatchService;
   recall: RecallService;
   whyNot: WhyNotService;
   introspect: IntrospectService;
@@ -56,6 +60,9 @@ export function createMemoryRouter(s: MemoryRouteServices, mode: string): Router
   });
   r.post('/remember', validate({ body: RememberRequest }), async (req, res) => {
     res.json(await s.memories.remember(tenantOf(res), req.body));
+  });
+  r.post('/remember/batch', validate({ body: RememberBatchRequest }), async (req, res) => {
+    res.json(await s.batch.rememberBatch(tenantOf(res), req.body));
   });
   r.post('/recall', validate({ body: RecallRequest }), async (req, res) => {
     res.json(await s.recall.recall(tenantOf(res), req.body));

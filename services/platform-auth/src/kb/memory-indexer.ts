@@ -1,3 +1,4 @@
+import { candidatesFor, rankPassages } from '@care/passage-rank';
 import type { Logger } from '@care/service-kit';
 
 /** Pushes knowledge-base documents into the memory service so agents can recall them. */
@@ -6,7 +7,7 @@ export interface MemoryIndexer {
   index(tenantId: string, doc: { id: string; title: string; content: string; tags: string[] }): Promise<boolean>;
   /** Best effort removal of the chunks of a document. Never throws. */
   remove(tenantId: string, doc: { id: string; title: string; content: string }): Promise<void>;
-  /** The tenant's passages that best answer `query` (the memory service's recall, filtered to `kb`); throws when unreachable. */
+  /** The tenant's passages that best answer `query` (the memory service's recall, filtered to `kb`, re-ranked); throws when unreachable. */
   search(tenantId: string, query: string, limit: number): Promise<KbHit[]>;
 }
 
@@ -95,57 +96,134 @@ export function toKbHit(m: { id?: unknown; text?: unknown; score?: unknown }): K
 
 const chunkId = (docId: string, i: number) => `kb:${docId}:${i}`;
 
+/** Passages per batch remember call (the memory service takes up to 64; ADR 0109). */
+export const INDEX_BATCH = 16;
+
+/** Settings of the indexer's writes (ADR 0109); defaults are what production uses. */
+export interface IndexWriteOptions {
+  /** Timeout of one write call (a batch embeds up to INDEX_BATCH passages, slower than a recall). */
+  writeTimeoutMs: number;
+  /** Attempts of one write call that timed out, failed to connect or got 429/5xx. */
+  attempts: number;
+  /** Delay before the second attempt; doubled each time, with jitter. */
+  backoffMs: number;
+  /** Write calls in flight to the memory service at once; further documents wait their turn (no timeout while waiting). */
+  concurrency: number;
+}
+
+/** Default write settings. */
+export const INDEX_WRITE_DEFAULTS: IndexWriteOptions = { writeTimeoutMs: 30_000, attempts: 4, backoffMs: 500, concurrency: 2 };
+
+/** A FIFO limit on concurrent tasks: a timeout starts when a call is sent, not while it queues behind others. */
+function limiter(max: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+/** Whether another attempt may succeed: timeouts, connection failures, 429 and 5xx; a 4xx refusal will not change. */
+const retryable = (outcome: number | Error) => (outcome instanceof Error ? true : outcome === 429 || outcome >= 500);
+
 /**
- * Indexes through the memory service's `POST /api/v1/memory/remember` (type SEMANTIC, source DOCUMENT), which
- * embeds the text itself; `POST /api/v1/memory` would need a vector this service cannot compute. The tenant is
- * the memory partition (`X-Tenant-Id`).
+ * Indexes through the memory service's batch remember (`POST /api/v1/memory/remember/batch`, ADR 0109), which
+ * embeds the passages itself in one model call; a memory service without it (404/405) gets one `remember` per
+ * passage. `POST /api/v1/memory` would need a vector this service cannot compute. The tenant is the memory
+ * partition (`X-Tenant-Id`). Writes are retried with backoff and limited in number, so a burst of uploads queues
+ * here instead of timing out there; a document whose passages cannot all be stored is removed again and FAILED.
  */
-export function createMemoryIndexer(o: MemoryIndexerOptions): MemoryIndexer {
+export function createMemoryIndexer(o: MemoryIndexerOptions & Partial<IndexWriteOptions>): MemoryIndexer {
   const f = o.fetchImpl ?? fetch;
+  const w: IndexWriteOptions = {
+    writeTimeoutMs: o.writeTimeoutMs ?? INDEX_WRITE_DEFAULTS.writeTimeoutMs,
+    attempts: o.attempts ?? INDEX_WRITE_DEFAULTS.attempts,
+    backoffMs: o.backoffMs ?? INDEX_WRITE_DEFAULTS.backoffMs,
+    concurrency: o.concurrency ?? INDEX_WRITE_DEFAULTS.concurrency,
+  };
   const base = o.baseUrl.replace(/\/+$/, '');
   const headers = (tenantId: string) => ({
     'content-type': 'application/json',
     'x-tenant-id': tenantId,
     ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}),
   });
-  const call = async (tenantId: string, method: string, path: string, body?: unknown) => {
-    const res = await f(`${base}${path}`, { method, headers: headers(tenantId), body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(o.timeoutMs) });
+  const call = async (tenantId: string, method: string, path: string, body?: unknown, timeoutMs = o.timeoutMs) => {
+    const res = await f(`${base}${path}`, { method, headers: headers(tenantId), body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
     await res.arrayBuffer();
     return res.status;
   };
+  const slot = limiter(w.concurrency);
+  /** One write with retries: the final status, or the last error when no attempt got an answer. */
+  const write = async (tenantId: string, path: string, body: unknown): Promise<number | Error> => {
+    let outcome: number | Error = new Error('not attempted');
+    for (let attempt = 1; attempt <= w.attempts; attempt++) {
+      try {
+        outcome = await slot(() => call(tenantId, 'POST', path, body, w.writeTimeoutMs));
+      } catch (err) {
+        outcome = err instanceof Error ? err : new Error(String(err));
+      }
+      if (!(outcome instanceof Error) && outcome < 300) return outcome;
+      if (attempt === w.attempts || !retryable(outcome)) break;
+      o.logger.info({ attempt, outcome: outcome instanceof Error ? outcome.message : outcome, path }, 'retrying a knowledge-base write to the memory service');
+      await new Promise((r) => setTimeout(r, w.backoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() / 2)));
+    }
+    return outcome;
+  };
+  let batchMissing = false;
+  /** Stores the passages; true when every one is stored. A retried single remember answering 409 was stored by an earlier attempt. */
+  const store = async (tenantId: string, items: Array<{ id: string; text: string; type: string; source: string; tags: string[] }>): Promise<number | Error> => {
+    if (!batchMissing) {
+      const outcome = await write(tenantId, '/api/v1/memory/remember/batch', { items });
+      if (outcome !== 404 && outcome !== 405) return outcome;
+      batchMissing = true;
+    }
+    for (const item of items) {
+      const outcome = await write(tenantId, '/api/v1/memory/remember', item);
+      if (outcome instanceof Error || (outcome >= 300 && outcome !== 409)) return outcome;
+    }
+    return 200;
+  };
+  const removeAll = async (tenantId: string, docId: string, chunks: number) => {
+    for (let i = 0; i < chunks; i++) {
+      try {
+        await call(tenantId, 'DELETE', `/api/v1/memory/${encodeURIComponent(chunkId(docId, i))}`);
+      } catch (err) {
+        o.logger.warn({ err: err instanceof Error ? err.message : String(err), docId }, 'memory service unreachable while removing');
+        return;
+      }
+    }
+  };
   return {
     async index(tenantId, doc) {
-      try {
-        for (const { index: i, text } of chunkDocument(doc.title, doc.content)) {
-          const status = await call(tenantId, 'POST', '/api/v1/memory/remember', { id: chunkId(doc.id, i), text, type: 'SEMANTIC', source: 'DOCUMENT', tags: ['kb', ...doc.tags.slice(0, 48), `kbdoc:${doc.id}`] });
-          if (status < 200 || status >= 300) {
-            o.logger.warn({ status, docId: doc.id }, 'memory service refused a knowledge-base chunk');
-            return false;
-          }
+      const tags = ['kb', ...doc.tags.slice(0, 48), `kbdoc:${doc.id}`];
+      const items = chunkDocument(doc.title, doc.content).map(({ index: i, text }) => ({ id: chunkId(doc.id, i), text, type: 'SEMANTIC', source: 'DOCUMENT', tags }));
+      for (let i = 0; i < items.length; i += INDEX_BATCH) {
+        const outcome = await store(tenantId, items.slice(i, i + INDEX_BATCH));
+        if (outcome instanceof Error || outcome >= 300) {
+          o.logger.warn({ docId: doc.id, ...(outcome instanceof Error ? { err: outcome.message } : { status: outcome }), attempts: w.attempts }, 'memory service did not store a knowledge-base document; it is FAILED');
+          // Passages stored by earlier batches would make a FAILED document half-recallable.
+          if (i > 0) await removeAll(tenantId, doc.id, i);
+          return false;
         }
-        return true;
-      } catch (err) {
-        o.logger.warn({ err: err instanceof Error ? err.message : String(err), docId: doc.id }, 'memory service unreachable while indexing');
-        return false;
       }
+      return true;
     },
     async remove(tenantId, doc) {
-      const docId = doc.id;
-      const chunks = chunkDocument(doc.title, doc.content).length;
-      for (let i = 0; i < chunks; i++) {
-        try {
-          await call(tenantId, 'DELETE', `/api/v1/memory/${encodeURIComponent(chunkId(docId, i))}`);
-        } catch (err) {
-          o.logger.warn({ err: err instanceof Error ? err.message : String(err), docId }, 'memory service unreachable while removing');
-          return;
-        }
-      }
+      await removeAll(tenantId, doc.id, chunkDocument(doc.title, doc.content).length);
     },
     async search(tenantId, query, limit) {
       const res = await f(`${base}/api/v1/memory/recall`, {
         method: 'POST',
         headers: headers(tenantId),
-        body: JSON.stringify({ query, topK: limit, filter: { tagsAny: ['kb'] } }),
+        body: JSON.stringify({ query, topK: candidatesFor(limit), filter: { tagsAny: ['kb'] } }),
         signal: AbortSignal.timeout(o.timeoutMs),
       });
       if (!res.ok) {
@@ -153,7 +231,11 @@ export function createMemoryIndexer(o: MemoryIndexerOptions): MemoryIndexer {
         throw new Error(`memory service answered ${res.status}`);
       }
       const body = (await res.json()) as { results?: unknown[] };
-      return (Array.isArray(body.results) ? body.results : []).flatMap((m) => toKbHit(m as Record<string, unknown>) ?? []);
+      // Re-ranked by the title's match to the question (ADR 0422), the same order the chat's sources follow.
+      const recalled = (Array.isArray(body.results) ? body.results : []).filter((m): m is { text: string; score?: number } => typeof (m as { text?: unknown }).text === 'string');
+      return rankPassages(query, recalled)
+        .flatMap((m) => toKbHit({ ...m, score: Math.round(m.rank * 1e4) / 1e4 }) ?? [])
+        .slice(0, limit);
     },
   };
 }

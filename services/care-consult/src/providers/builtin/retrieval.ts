@@ -1,27 +1,10 @@
 // Small lexical retrieval (BM25) for the built-in engine: no model weights, deterministic, fast enough to run
 // per request over a few dozen reference documents.
 
-const STOPWORDS = new Set(
-  ('a an and are as at be been but by can could do does did for from had has have how i if in into is it its me my ' +
-    'of on or our she he so that the their them then there these they this to was we were what when where which who ' +
-    'why will with would you your about should shall just also am any some than too very not no more most').split(' '),
-);
+import { tokenize } from '@care/passage-rank';
 
-/** Lower-cases, splits on non-letters/digits, drops stopwords and folds simple plurals ("risks" -> "risk"). */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (raw.length < 2 || STOPWORDS.has(raw)) continue;
-    out.push(stem(raw));
-  }
-  return out;
-}
-
-function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
-  return word;
-}
+/** Lower-cases, splits on non-letters/digits, drops stopwords and folds simple plurals (shared with KB re-ranking). */
+export { tokenize };
 
 /** A retrievable passage and where it came from. */
 export interface Passage<TSource> {
