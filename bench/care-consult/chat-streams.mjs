@@ -53,6 +53,7 @@ function stream(port, i) {
     const t0 = performance.now();
     const start = performance.timeOrigin + t0;
     let first;
+    let connected;
     let frames = 0;
     let tail = '';
     const req = http.request(
@@ -66,9 +67,13 @@ function stream(port, i) {
           frames += (text.match(/\nevent: /g) ?? []).length;
           tail = text.slice(text.lastIndexOf('\n\n') + 2);
         });
-        res.on('end', () => resolve({ i, start, status: res.statusCode, first, frames, total: performance.now() - t0 }));
+        res.on('end', () => resolve({ i, start, connected, status: res.statusCode, first, frames, total: performance.now() - t0 }));
       },
     );
+    // The client's own connect: when the handshake completed on this side (SYN-ACK received). A late one means
+    // the connect itself waited (the client's loop or a dropped SYN), an early one with a late server accept
+    // means the connection waited in the server's accept queue.
+    req.once('socket', (s) => s.once('connect', () => (connected = performance.now() - t0)));
     req.on('error', (err) => resolve({ status: 0, error: err.message }));
     req.end(BODY);
   });
@@ -176,8 +181,10 @@ async function steady(port) {
   return summarize(measured, wall, { openMin: Math.min(...counts), openMax: Math.max(...counts), measured: measured.length });
 }
 
-const child = fork(path.join(here, 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)] });
-const ask = (type) => new Promise((resolve) => { child.once('message', resolve); child.send({ type }); });
+const child = fork(path.join(here, 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES, cpuProfDir: process.env.BENCH_CPU_PROF })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) });
+// `profile` names the run that starts now: with BENCH_CPU_PROF the server writes one CPU profile per run
+// (<dir>/<chat|bare>-<phase>.cpuprofile, for cpu-stages.mjs), from this message to the next.
+const ask = (type, profile) => new Promise((resolve) => { child.once('message', resolve); child.send({ type, profile }); });
 const ready = await new Promise((resolve) => child.on('message', (m) => m.type === 'ready' && resolve(m)));
 const rows = [];
 const guard = setTimeout(() => { console.error('bench exceeded 6 minutes, stopping'); child.kill(); process.exit(2); }, 360_000);
@@ -189,19 +196,20 @@ for (const [label, chatPort, barePort, run] of [
   [`unpaced (${STREAMS} at once)`, ready.ports.chatFast, ready.ports.bareFast, (port) => phase(port, 0)],
 ].filter(([label]) => PHASES.includes(label.split(' ')[0]))) {
   await stream(chatPort, 0); // warm-up: catalog index, retrieval index, JIT
-  await ask('rss');
+  const phaseName = label.split(' ')[0];
+  await ask('rss', `chat-${phaseName}`);
   clientLoop.reset();
   let cpu = cpuTimes();
   const chat = await run(chatPort);
   chat.busy = machineBusy(cpu);
   chat.clientLoop = [clientLoop.percentile(99) / 1e6, clientLoop.max / 1e6];
-  const chatRss = await ask('rss');
+  const chatRss = await ask('rss', `bare-${phaseName}`);
   if (process.env.BENCH_DEBUG) {
     // Where the slowest first events spent their time, per stream (client and server clocks share the epoch).
     const byI = new Map(chatRss.debugRows.map((d) => [Number(d.i), d]));
     for (const r of chat.results.filter((x) => x.first !== undefined).sort((a, b) => b.first - a.first).slice(0, 12)) {
       const d = byI.get(r.i);
-      if (d) console.error(`#${r.i} @${d.rel.toFixed(0)} first ${r.first.toFixed(1)}: connect+accept ${(d.accept - r.start).toFixed(1)} | accept->request ${(d.request - d.accept).toFixed(1)} | request->written ${(d.written - d.request).toFixed(1)} | written->socket ${(d.socket - d.written).toFixed(1)} | socket->client ${(r.start + r.first - d.socket).toFixed(1)}`);
+      if (d) console.error(`#${r.i} @${d.rel.toFixed(0)} first ${r.first.toFixed(1)}: connect+accept ${(d.accept - r.start).toFixed(1)} (client connected ${r.connected?.toFixed(1)}, then accept ${(d.accept - r.start - (r.connected ?? NaN)).toFixed(1)}) | accept->request ${(d.request - d.accept).toFixed(1)} | request->written ${(d.written - d.request).toFixed(1)} | written->socket ${(d.socket - d.written).toFixed(1)} | socket->client ${(r.start + r.first - d.socket).toFixed(1)}`);
     }
   }
   clientLoop.reset();

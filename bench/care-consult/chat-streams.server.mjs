@@ -17,7 +17,24 @@ const { openCareConsultDatabase } = require(path.join(service, 'dist/db/database
 const { SseWriter } = require(path.join(service, 'dist/chat/sse-writer.js'));
 const { createLogger } = require('@care/service-kit');
 
-const { secret, tokenDelayMs, databaseUri, frames } = JSON.parse(process.argv[2]);
+const { secret, tokenDelayMs, databaseUri, frames, cpuProfDir } = JSON.parse(process.argv[2]);
+// BENCH_CPU_PROF: one CPU profile per measured run, started and stopped by the parent's messages.
+const inspector = cpuProfDir ? new (await import('node:inspector')).Session() : undefined;
+inspector?.connect();
+const post = (method, params) => new Promise((resolve, reject) => inspector.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
+let profiling;
+async function switchProfile(next) {
+  if (!inspector) return;
+  if (profiling) {
+    const { profile } = await post('Profiler.stop');
+    (await import('node:fs')).writeFileSync(path.join(cpuProfDir, `${profiling}.cpuprofile`), JSON.stringify(profile));
+  }
+  profiling = next;
+  if (next) {
+    await post('Profiler.enable');
+    await post('Profiler.start');
+  }
+}
 const logger = createLogger({ name: 'bench', level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 const database = await openCareConsultDatabase({ uri: databaseUri });
 const servers = [];
@@ -34,13 +51,13 @@ async function chatApp(delay) {
 // The baseline: the same SseWriter, the same number of frames at the same pace, and nothing else (no auth,
 // validation, routing, retrieval, database or audit).
 function bareApp(delay) {
-  return (req, res) => {
+  return function bareHandler(req, res) {
     req.resume();
     const w = new SseWriter(res, { heartbeatMs: 15000 });
     w.open();
     w.send('message', { type: 'message', role: 'assistant' });
     let i = 0;
-    const next = () => {
+    const next = function bareNext() {
       if (w.closed) return;
       if (i++ < frames) {
         w.send('token', { type: 'token', content: 'word ' });
@@ -114,6 +131,7 @@ const ports = {
 process.send({ type: 'ready', ports, rss: process.memoryUsage().rss });
 process.on('message', async (m) => {
   if (m.type === 'rss') {
+    await switchProfile(m.profile);
     const quantile = (xs) => {
       const sorted = xs.sort((a, b) => a - b);
       return (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
