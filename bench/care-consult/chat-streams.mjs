@@ -181,7 +181,9 @@ async function steady(port) {
   return summarize(measured, wall, { openMin: Math.min(...counts), openMax: Math.max(...counts), measured: measured.length });
 }
 
-const child = fork(path.join(here, 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES, cpuProfDir: process.env.BENCH_CPU_PROF })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) });
+// BENCH_WORKERS=N: the server as N node:cluster workers behind the same ports (WEB_CONCURRENCY, ADR 0406).
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const child = fork(path.join(here, WORKERS > 1 ? 'chat-streams.cluster.mjs' : 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES, cpuProfDir: process.env.BENCH_CPU_PROF })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) });
 // `profile` names the run that starts now: with BENCH_CPU_PROF the server writes one CPU profile per run
 // (<dir>/<chat|bare>-<phase>.cpuprofile, for cpu-stages.mjs), from this message to the next.
 const ask = (type, profile) => new Promise((resolve) => { child.once('message', resolve); child.send({ type, profile }); });
@@ -228,7 +230,7 @@ await throwaway?.drop();
 const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (v) => `${v.toFixed(1)} ms`;
 const dbLabel = DATABASE_URI.startsWith('pglite') ? 'embedded PGlite' : `PostgreSQL ${DATABASE_URI.split('@').pop()}`;
-console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}, ${dbLabel})\n`);
+console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}${WORKERS > 1 ? ` per worker, ${WORKERS} node:cluster workers; CPU per stream includes the primary` : ''}, ${dbLabel})\n`);
 console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame written p50 / p99 | -> on the socket p50 / p99 | accept -> request p50 / p99 | server loop delay p99 / max | client loop delay p99 / max | server CPU per stream | machine CPU busy | events | events/s | peak server RSS | open streams while measured |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
@@ -241,5 +243,6 @@ console.log('|---|---|---|---|---|');
 for (const r of rows) {
   console.log(`| ${r.label} | ${(r.chat.eventsPerSec / r.bare.eventsPerSec).toFixed(2)} | ${(r.chat.p99 / r.bare.p99).toFixed(1)}x | ${r.chat.p99 < 50 ? 'met' : 'MISSED'} (${ms(r.chat.p99)}) | ${r.chatRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'} (${mb(r.chatRss)}) |`);
 }
+if (WORKERS > 1) for (const r of rows) console.log(`\n${r.label}: requests per worker chat ${r.chatSrv.requestsPerWorker.join(' / ')}, bare ${r.bareSrv.requestsPerWorker.join(' / ')}; peak RSS per worker chat ${r.chatSrv.peakPerWorker.map(mb).join(' / ')}; primary CPU chat ${r.chatSrv.primaryCpuMs.toFixed(0)} ms, bare ${r.bareSrv.primaryCpuMs.toFixed(0)} ms`);
 console.log(`\nMachine load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores.`);
 for (const r of rows) for (const m of [r.chat, r.bare]) if (m.errors.length) console.log(`\nerrors (${r.label}): ${m.errors.join('; ')}`);

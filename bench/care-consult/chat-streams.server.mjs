@@ -1,5 +1,6 @@
 // Child process of chat-streams.mjs: runs the care-consult app (built dist, offline engine) and a bare SSE
 // writer side by side, each on its own loopback port, and reports its own peak RSS. Stops when the parent says so.
+// With BENCH_WORKERS > 1 it runs as a node:cluster worker of chat-streams.cluster.mjs, which sums the workers.
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
@@ -138,7 +139,7 @@ process.on('message', async (m) => {
     };
     const q = quantile(firstWrites);
     const qs = quantile(firstSocketWrites);
-    process.send({ type: 'rss', debugRows, peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, socketFirst: { p50: qs(0.5), p99: qs(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN, acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN, cpuMsPerRequest: requests ? ((cpu) => (cpu.user + cpu.system) / 1000 / requests)(process.cpuUsage(cpuSince)) : NaN });
+    process.send({ type: 'rss', debugRows, peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, socketFirst: { p50: qs(0.5), p99: qs(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN, acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN, cpuMsPerRequest: requests ? ((cpu) => (cpu.user + cpu.system) / 1000 / requests)(process.cpuUsage(cpuSince)) : NaN, raw: { firstWrites, firstSocketWrites, acceptToRequest, requests, cpuMs: ((cpu) => (cpu.user + cpu.system) / 1000)(process.cpuUsage(cpuSince)) } });
     cpuSince = process.cpuUsage();
     requests = 0;
     acceptToRequest = [];
