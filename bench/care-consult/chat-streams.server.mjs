@@ -18,7 +18,7 @@ const { openCareConsultDatabase } = require(path.join(service, 'dist/db/database
 const { SseWriter } = require(path.join(service, 'dist/chat/sse-writer.js'));
 const { createLogger } = require('@care/service-kit');
 
-const { secret, tokenDelayMs, databaseUri, frames, cpuProfDir } = JSON.parse(process.argv[2]);
+const { secret, tokenDelayMs, databaseUri, frames, cpuProfDir, memory } = JSON.parse(process.argv[2]);
 // BENCH_CPU_PROF: one CPU profile per measured run, started and stopped by the parent's messages.
 const inspector = cpuProfDir ? new (await import('node:inspector')).Session() : undefined;
 inspector?.connect();
@@ -40,8 +40,10 @@ const logger = createLogger({ name: 'bench', level: 'error', destination: new Wr
 const database = await openCareConsultDatabase({ uri: databaseUri });
 const servers = [];
 
-async function chatApp(delay) {
-  const config = loadAppConfig({ JWT_SECRET: secret, WORKSPACE_WATCH: 'false', LOG_LEVEL: 'error', CHAT_OFFLINE_TOKEN_DELAY_MS: String(delay), CHAT_HEARTBEAT_MS: '15000' });
+// `grounded`: turns search the memory service's knowledge base (and recall/save memories) as in production (ADR 0421).
+async function chatApp(delay, grounded = false) {
+  const memoryEnv = grounded ? { MEMORY_BASE_URL: memory.url, MEMORY_API_KEY: memory.apiKey } : {};
+  const config = loadAppConfig({ JWT_SECRET: secret, WORKSPACE_WATCH: 'false', LOG_LEVEL: 'error', CHAT_OFFLINE_TOKEN_DELAY_MS: String(delay), CHAT_HEARTBEAT_MS: '15000', ...memoryEnv });
   const catalog = new CatalogStore({ root: config.WORKSPACE_ROOT ?? path.join(service, 'workspace'), logger });
   await catalog.load();
   const deps = createAppDeps({ config, logger, database, catalog });
@@ -128,6 +130,7 @@ const ports = {
   barePaced: await listen(bareApp(tokenDelayMs)),
   chatFast: await listen(await chatApp(0)),
   bareFast: await listen(bareApp(0)),
+  ...(memory ? { chatGrounded: await listen(await chatApp(tokenDelayMs, true)) } : {}),
 };
 process.send({ type: 'ready', ports, rss: process.memoryUsage().rss });
 process.on('message', async (m) => {
