@@ -2,11 +2,16 @@
 // 1,000 concurrent POST /api/chat streams on the built-in offline engine against a bare SSE writer in the same
 // run (issue 6 targets: time to first event p99 < 50 ms, server RSS < 400 MB). The server runs in a child process
 // so its RSS is its own; this process is only the clients. Run after `pnpm --filter @care/care-consult build`.
-// Three phases (ADR 0405): steady (1,000 streams held open, a new stream replacing each one that ends, new streams
-// measured while 1,000 are open), burst (1,000 opened within RAMP_MS) and unpaced (1,000 at once, tokens as fast as
-// the socket takes them). Bounded, loopback only, ~3 min. `pnpm --filter @care/care-consult bench`.
-// Diagnostics: BENCH_PHASES (a subset), BENCH_CPU_PROF=dir (profile the server), BENCH_NODE_ARGS (server flags,
-// e.g. --trace-gc), BENCH_DEBUG=1 (per-stream breakdown of the slowest first events, CPU per process every 200 ms).
+// Phases (ADR 0405): steady (1,000 streams held open, a new stream replacing each one that ends, new streams
+// measured while 1,000 are open), burst (1,000 opened within RAMP_MS), unpaced (1,000 at once, tokens as fast as
+// the socket takes them) and grounded (50 turns that search the memory service's knowledge base against 50 that do
+// not, first token compared; needs services/memory built). Bounded, loopback only, ~4 min on a quiet machine.
+// `pnpm --filter @care/care-consult bench`. Issue 22 targets, as same-run ratios: first event p99 <= 3x the bare
+// writer (steady, burst), server CPU per stream <= 1.5x, grounded first token p99 <= 1.2x ungrounded and < 150 ms.
+// Diagnostics: BENCH_PHASES (a subset), BENCH_WORKERS=N (the server as N node:cluster workers, as WEB_CONCURRENCY
+// runs it; ADR 0406), BENCH_CPU_PROF=dir (one server CPU profile per run, for cpu-stages.mjs), BENCH_NODE_ARGS
+// (server flags, e.g. --trace-gc), BENCH_DEBUG=1 (per-stream breakdown of the slowest first events, client connect
+// included, and CPU per process every 200 ms).
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -53,6 +58,9 @@ function stream(port, i) {
     const t0 = performance.now();
     const start = performance.timeOrigin + t0;
     let first;
+    let connected;
+    let firstToken;
+    let kbCited = false;
     let frames = 0;
     let tail = '';
     const req = http.request(
@@ -63,12 +71,18 @@ function stream(port, i) {
           const text = tail + chunk;
           const n = text.split('\n\n').length - 1;
           if (n && first === undefined) first = performance.now() - t0;
+          if (firstToken === undefined && text.includes('\nevent: token\n')) firstToken = performance.now() - t0;
+          if (!kbCited && text.includes('"kind":"kb"')) kbCited = true;
           frames += (text.match(/\nevent: /g) ?? []).length;
           tail = text.slice(text.lastIndexOf('\n\n') + 2);
         });
-        res.on('end', () => resolve({ i, start, status: res.statusCode, first, frames, total: performance.now() - t0 }));
+        res.on('end', () => resolve({ i, start, connected, status: res.statusCode, first, firstToken, kbCited, frames, total: performance.now() - t0 }));
       },
     );
+    // The client's own connect: when the handshake completed on this side (SYN-ACK received). A late one means
+    // the connect itself waited (the client's loop or a dropped SYN), an early one with a late server accept
+    // means the connection waited in the server's accept queue.
+    req.once('socket', (s) => s.once('connect', () => (connected = performance.now() - t0)));
     req.on('error', (err) => resolve({ status: 0, error: err.message }));
     req.end(BODY);
   });
@@ -176,32 +190,47 @@ async function steady(port) {
   return summarize(measured, wall, { openMin: Math.min(...counts), openMax: Math.max(...counts), measured: measured.length });
 }
 
-const child = fork(path.join(here, 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)] });
-const ask = (type) => new Promise((resolve) => { child.once('message', resolve); child.send({ type }); });
+// Grounded phase (ADR 0421): GROUNDED_STREAMS consultations at once whose turns search the memory service's knowledge
+// base, against the same number of ungrounded turns in the same run; first token, not first event, is compared,
+// since the search runs after the stream opened. Needs services/memory built; skipped with a notice otherwise.
+const GROUNDED_STREAMS = Number(process.env.BENCH_GROUNDED_STREAMS ?? 50);
+const PHASES = (process.env.BENCH_PHASES ?? 'steady,burst,unpaced,grounded').split(',');
+const memoryBuilt = fs.existsSync(path.resolve(here, '../../services/memory/dist/app.js'));
+if (PHASES.includes('grounded') && !memoryBuilt) console.error('grounded phase skipped: services/memory is not built (pnpm --filter @care/memory build)');
+const memoryChild = PHASES.includes('grounded') && memoryBuilt
+  ? fork(path.join(here, 'chat-streams.memory.mjs'), [JSON.stringify(Array.from({ length: 10 }, (_, i) => `bench-${i}`))], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  : undefined;
+const memory = memoryChild ? await new Promise((resolve) => memoryChild.on('message', (m) => m.type === 'ready' && resolve({ url: m.url, apiKey: m.apiKey }))) : undefined;
+// BENCH_WORKERS=N: the server as N node:cluster workers behind the same ports (WEB_CONCURRENCY, ADR 0406).
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const child = fork(path.join(here, WORKERS > 1 ? 'chat-streams.cluster.mjs' : 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES, cpuProfDir: process.env.BENCH_CPU_PROF, memory })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) });
+// `profile` names the run that starts now: with BENCH_CPU_PROF the server writes one CPU profile per run
+// (<dir>/<chat|bare>-<phase>.cpuprofile, for cpu-stages.mjs), from this message to the next.
+const ask = (type, profile) => new Promise((resolve) => { child.once('message', resolve); child.send({ type, profile }); });
 const ready = await new Promise((resolve) => child.on('message', (m) => m.type === 'ready' && resolve(m)));
 const rows = [];
-const guard = setTimeout(() => { console.error('bench exceeded 6 minutes, stopping'); child.kill(); process.exit(2); }, 360_000);
-// BENCH_PHASES=steady,burst,unpaced (default all) runs a subset, e.g. with BENCH_CPU_PROF to profile one phase.
-const PHASES = (process.env.BENCH_PHASES ?? 'steady,burst,unpaced').split(',');
+const guard = setTimeout(() => { console.error('bench exceeded 10 minutes, stopping'); child.kill(); memoryChild?.kill(); process.exit(2); }, 600_000);
+// BENCH_PHASES=steady,burst,unpaced,grounded (default all) runs a subset, e.g. with BENCH_CPU_PROF to profile one phase.
 for (const [label, chatPort, barePort, run] of [
   [`steady (${STREAMS} open, ${TOKEN_DELAY_MS} ms/token, new streams measured over ${STEADY_MS / 1000} s)`, ready.ports.chatPaced, ready.ports.barePaced, steady],
   [`burst (${TOKEN_DELAY_MS} ms/token, ${STREAMS} opened within ${RAMP_MS} ms)`, ready.ports.chatPaced, ready.ports.barePaced, (port) => phase(port, RAMP_MS)],
   [`unpaced (${STREAMS} at once)`, ready.ports.chatFast, ready.ports.bareFast, (port) => phase(port, 0)],
 ].filter(([label]) => PHASES.includes(label.split(' ')[0]))) {
   await stream(chatPort, 0); // warm-up: catalog index, retrieval index, JIT
-  await ask('rss');
+  const phaseName = label.split(' ')[0];
+  await ask('rss', `chat-${phaseName}`);
   clientLoop.reset();
   let cpu = cpuTimes();
   const chat = await run(chatPort);
   chat.busy = machineBusy(cpu);
   chat.clientLoop = [clientLoop.percentile(99) / 1e6, clientLoop.max / 1e6];
-  const chatRss = await ask('rss');
+  const chatRss = await ask('rss', `bare-${phaseName}`);
   if (process.env.BENCH_DEBUG) {
     // Where the slowest first events spent their time, per stream (client and server clocks share the epoch).
     const byI = new Map(chatRss.debugRows.map((d) => [Number(d.i), d]));
     for (const r of chat.results.filter((x) => x.first !== undefined).sort((a, b) => b.first - a.first).slice(0, 12)) {
       const d = byI.get(r.i);
-      if (d) console.error(`#${r.i} @${d.rel.toFixed(0)} first ${r.first.toFixed(1)}: connect+accept ${(d.accept - r.start).toFixed(1)} | accept->request ${(d.request - d.accept).toFixed(1)} | request->written ${(d.written - d.request).toFixed(1)} | written->socket ${(d.socket - d.written).toFixed(1)} | socket->client ${(r.start + r.first - d.socket).toFixed(1)}`);
+      if (d) console.error(`#${r.i} @${d.rel.toFixed(0)} first ${r.first.toFixed(1)}: connect+accept ${(d.accept - r.start).toFixed(1)} (client connected ${r.connected?.toFixed(1)}, then accept ${(d.accept - r.start - (r.connected ?? NaN)).toFixed(1)}) | accept->request ${(d.request - d.accept).toFixed(1)} | request->written ${(d.written - d.request).toFixed(1)} | written->socket ${(d.socket - d.written).toFixed(1)} | socket->client ${(r.start + r.first - d.socket).toFixed(1)}`);
     }
   }
   clientLoop.reset();
@@ -212,7 +241,30 @@ for (const [label, chatPort, barePort, run] of [
   const bareRss = await ask('rss');
   rows.push({ label, chat, bare, chatRss: chatRss.peak, bareRss: bareRss.peak, chatSrv: chatRss, bareSrv: bareRss });
 }
+let groundedRows;
+if (memory) {
+  // Ungrounded and grounded turns alternate in two rounds, so drift in the machine's load falls on both.
+  const at = async (port) => {
+    const results = await Promise.all(Array.from({ length: GROUNDED_STREAMS }, (_, i) => stream(port, i)));
+    return results;
+  };
+  await stream(ready.ports.chatGrounded, 0); // warm-up: memory client, knowledge-base search
+  const plain = [];
+  const grounded = [];
+  for (let round = 0; round < 2; round++) {
+    plain.push(...(await at(ready.ports.chatPaced)));
+    grounded.push(...(await at(ready.ports.chatGrounded)));
+  }
+  const tokenQ = (rs) => {
+    const xs = rs.filter((r) => r.status === 200 && r.firstToken !== undefined).map((r) => r.firstToken).sort((a, b) => a - b);
+    const q = (p) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] : NaN);
+    return { ok: xs.length, failed: rs.length - xs.length, cited: rs.filter((r) => r.kbCited).length, p50: q(0.5), p99: q(0.99) };
+  };
+  groundedRows = { plain: tokenQ(plain), grounded: tokenQ(grounded) };
+  await ask('rss');
+}
 clearTimeout(guard);
+memoryChild?.send({ type: 'stop' });
 child.send({ type: 'stop' });
 await new Promise((r) => child.once('exit', r));
 await throwaway?.drop();
@@ -220,7 +272,7 @@ await throwaway?.drop();
 const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (v) => `${v.toFixed(1)} ms`;
 const dbLabel = DATABASE_URI.startsWith('pglite') ? 'embedded PGlite' : `PostgreSQL ${DATABASE_URI.split('@').pop()}`;
-console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}, ${dbLabel})\n`);
+console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}${WORKERS > 1 ? ` per worker, ${WORKERS} node:cluster workers; CPU per stream includes the primary` : ''}, ${dbLabel})\n`);
 console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame written p50 / p99 | -> on the socket p50 / p99 | accept -> request p50 / p99 | server loop delay p99 / max | client loop delay p99 / max | server CPU per stream | machine CPU busy | events | events/s | peak server RSS | open streams while measured |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
@@ -232,6 +284,17 @@ console.log('\n| phase | events/s ratio chat / bare | first event p99 ratio (cli
 console.log('|---|---|---|---|---|');
 for (const r of rows) {
   console.log(`| ${r.label} | ${(r.chat.eventsPerSec / r.bare.eventsPerSec).toFixed(2)} | ${(r.chat.p99 / r.bare.p99).toFixed(1)}x | ${r.chat.p99 < 50 ? 'met' : 'MISSED'} (${ms(r.chat.p99)}) | ${r.chatRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'} (${mb(r.chatRss)}) |`);
+}
+if (WORKERS > 1) for (const r of rows) console.log(`\n${r.label}: requests per worker chat ${r.chatSrv.requestsPerWorker.join(' / ')}, bare ${r.bareSrv.requestsPerWorker.join(' / ')}; peak RSS per worker chat ${r.chatSrv.peakPerWorker.map(mb).join(' / ')}; primary CPU chat ${r.chatSrv.primaryCpuMs.toFixed(0)} ms, bare ${r.bareSrv.primaryCpuMs.toFixed(0)} ms`);
+if (groundedRows) {
+  const { plain, grounded } = groundedRows;
+  console.log(`\n## Grounded turns: ${GROUNDED_STREAMS} consultations at once, two rounds each, ${TOKEN_DELAY_MS} ms/token; first token (client)\n`);
+  console.log('| turn | ok / no token | cited the knowledge base | first token p50 | first token p99 |');
+  console.log('|---|---|---|---|---|');
+  console.log(`| ungrounded (same agent, no memory service) | ${plain.ok} / ${plain.failed} | ${plain.cited} | ${ms(plain.p50)} | ${ms(plain.p99)} |`);
+  console.log(`| grounded (knowledge base + memories searched every turn) | ${grounded.ok} / ${grounded.failed} | ${grounded.cited} | ${ms(grounded.p50)} | ${ms(grounded.p99)} |`);
+  const ratio = grounded.p99 / plain.p99;
+  console.log(`\nGrounded / ungrounded first-token p99: ${ratio.toFixed(2)}x (target <= 1.2x: ${ratio <= 1.2 ? 'met' : 'MISSED'}); grounded p99 ${ms(grounded.p99)} (target < 150 ms: ${grounded.p99 < 150 ? 'met' : 'MISSED'}).`);
 }
 console.log(`\nMachine load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores.`);
 for (const r of rows) for (const m of [r.chat, r.bare]) if (m.errors.length) console.log(`\nerrors (${r.label}): ${m.errors.join('; ')}`);

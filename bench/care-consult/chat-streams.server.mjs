@@ -1,5 +1,6 @@
 // Child process of chat-streams.mjs: runs the care-consult app (built dist, offline engine) and a bare SSE
 // writer side by side, each on its own loopback port, and reports its own peak RSS. Stops when the parent says so.
+// With BENCH_WORKERS > 1 it runs as a node:cluster worker of chat-streams.cluster.mjs, which sums the workers.
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
@@ -17,13 +18,32 @@ const { openCareConsultDatabase } = require(path.join(service, 'dist/db/database
 const { SseWriter } = require(path.join(service, 'dist/chat/sse-writer.js'));
 const { createLogger } = require('@care/service-kit');
 
-const { secret, tokenDelayMs, databaseUri, frames } = JSON.parse(process.argv[2]);
+const { secret, tokenDelayMs, databaseUri, frames, cpuProfDir, memory } = JSON.parse(process.argv[2]);
+// BENCH_CPU_PROF: one CPU profile per measured run, started and stopped by the parent's messages.
+const inspector = cpuProfDir ? new (await import('node:inspector')).Session() : undefined;
+inspector?.connect();
+const post = (method, params) => new Promise((resolve, reject) => inspector.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
+let profiling;
+async function switchProfile(next) {
+  if (!inspector) return;
+  if (profiling) {
+    const { profile } = await post('Profiler.stop');
+    (await import('node:fs')).writeFileSync(path.join(cpuProfDir, `${profiling}.cpuprofile`), JSON.stringify(profile));
+  }
+  profiling = next;
+  if (next) {
+    await post('Profiler.enable');
+    await post('Profiler.start');
+  }
+}
 const logger = createLogger({ name: 'bench', level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 const database = await openCareConsultDatabase({ uri: databaseUri });
 const servers = [];
 
-async function chatApp(delay) {
-  const config = loadAppConfig({ JWT_SECRET: secret, WORKSPACE_WATCH: 'false', LOG_LEVEL: 'error', CHAT_OFFLINE_TOKEN_DELAY_MS: String(delay), CHAT_HEARTBEAT_MS: '15000' });
+// `grounded`: turns search the memory service's knowledge base (and recall/save memories) as in production (ADR 0421).
+async function chatApp(delay, grounded = false) {
+  const memoryEnv = grounded ? { MEMORY_BASE_URL: memory.url, MEMORY_API_KEY: memory.apiKey } : {};
+  const config = loadAppConfig({ JWT_SECRET: secret, WORKSPACE_WATCH: 'false', LOG_LEVEL: 'error', CHAT_OFFLINE_TOKEN_DELAY_MS: String(delay), CHAT_HEARTBEAT_MS: '15000', ...memoryEnv });
   const catalog = new CatalogStore({ root: config.WORKSPACE_ROOT ?? path.join(service, 'workspace'), logger });
   await catalog.load();
   const deps = createAppDeps({ config, logger, database, catalog });
@@ -34,13 +54,13 @@ async function chatApp(delay) {
 // The baseline: the same SseWriter, the same number of frames at the same pace, and nothing else (no auth,
 // validation, routing, retrieval, database or audit).
 function bareApp(delay) {
-  return (req, res) => {
+  return function bareHandler(req, res) {
     req.resume();
     const w = new SseWriter(res, { heartbeatMs: 15000 });
     w.open();
     w.send('message', { type: 'message', role: 'assistant' });
     let i = 0;
-    const next = () => {
+    const next = function bareNext() {
       if (w.closed) return;
       if (i++ < frames) {
         w.send('token', { type: 'token', content: 'word ' });
@@ -110,17 +130,19 @@ const ports = {
   barePaced: await listen(bareApp(tokenDelayMs)),
   chatFast: await listen(await chatApp(0)),
   bareFast: await listen(bareApp(0)),
+  ...(memory ? { chatGrounded: await listen(await chatApp(tokenDelayMs, true)) } : {}),
 };
 process.send({ type: 'ready', ports, rss: process.memoryUsage().rss });
 process.on('message', async (m) => {
   if (m.type === 'rss') {
+    await switchProfile(m.profile);
     const quantile = (xs) => {
       const sorted = xs.sort((a, b) => a - b);
       return (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
     };
     const q = quantile(firstWrites);
     const qs = quantile(firstSocketWrites);
-    process.send({ type: 'rss', debugRows, peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, socketFirst: { p50: qs(0.5), p99: qs(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN, acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN, cpuMsPerRequest: requests ? ((cpu) => (cpu.user + cpu.system) / 1000 / requests)(process.cpuUsage(cpuSince)) : NaN });
+    process.send({ type: 'rss', debugRows, peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, socketFirst: { p50: qs(0.5), p99: qs(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN, acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN, cpuMsPerRequest: requests ? ((cpu) => (cpu.user + cpu.system) / 1000 / requests)(process.cpuUsage(cpuSince)) : NaN, raw: { firstWrites, firstSocketWrites, acceptToRequest, requests, cpuMs: ((cpu) => (cpu.user + cpu.system) / 1000)(process.cpuUsage(cpuSince)) } });
     cpuSince = process.cpuUsage();
     requests = 0;
     acceptToRequest = [];

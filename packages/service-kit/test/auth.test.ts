@@ -112,6 +112,45 @@ describe('createAccessTokenVerifier, builtin', () => {
     expect(await reason(later, hs())).toMatch(/expired/);
   });
 
+  it('checks the signature of a repeated token once and serves copies of the remembered caller', async () => {
+    const spy = jest.spyOn(jwt, 'verify');
+    try {
+      const v = createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base });
+      const token = hs();
+      const first = await v.verify(token);
+      first.roles.push('PLATFORM_ADMIN');
+      const second = await v.verify(token);
+      expect(second).toEqual({ userId: 'u1', email: 'a@example.test', tenantId: 't1', roles: ['USER'], scopes: rolesToScopes(['USER']) });
+      expect(spy).toHaveBeenCalledTimes(1);
+      // A token that differs in any byte is checked on its own (and a tampered one still fails).
+      expect(await reason(v, `${token.slice(0, -2)}${token.slice(-2) === 'AA' ? 'AB' : 'AA'}`)).toMatch(/signature/);
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('stops accepting a remembered token when it expires, and remembers nothing when the cache is off', async () => {
+    let t = Date.now();
+    const v = createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base, now: () => t });
+    const token = hs(claims, { expiresIn: 60 });
+    await v.verify(token);
+    t += 59_000;
+    expect((await v.verify(token)).userId).toBe('u1');
+    t += 2_000;
+    expect(await reason(v, token)).toMatch(/expired/);
+    const spy = jest.spyOn(jwt, 'verify');
+    try {
+      const off = createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base, verifiedCacheSize: 0 });
+      const fresh = hs();
+      await off.verify(fresh);
+      await off.verify(fresh);
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('refuses to be built with a short secret, foreign algorithms or no JWKS URI', () => {
     expect(() => createAccessTokenVerifier({ mode: 'builtin', secret: 'short', ...base })).toThrow(/32 bytes/);
     expect(() => createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base, algorithms: ['RS256'] })).toThrow(/not allowed/);
@@ -148,6 +187,19 @@ describe('createAccessTokenVerifier, external (local JWKS server)', () => {
     const v = make();
     expect((await v.verify(sign(rsa.privateKey, 'RS256', 'rsa1'))).tenantId).toBe('t1');
     expect((await v.verify(sign(ec.privateKey, 'ES256', 'ec1'))).userId).toBe('u1');
+  });
+
+  it('checks every external token again (a key withdrawn from the JWKS stops its tokens at once)', async () => {
+    const v = make();
+    const token = sign(rsa.privateKey, 'RS256', 'rsa1');
+    const spy = jest.spyOn(jwt, 'verify');
+    try {
+      await v.verify(token);
+      await v.verify(token);
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('rejects HS256 signed with the RSA public key (algorithm confusion)', async () => {

@@ -19,6 +19,11 @@ const int = (description: string, def: number, minimum = 0) =>
 /** Every environment variable care-consult reads, with its meaning and default (README table source). */
 export const ConfigSchema = Type.Object({
   PORT: int('HTTP port', 8000, 0),
+  WEB_CONCURRENCY: int(
+    'Worker processes serving PORT together (node:cluster), e.g. one per core; above 1 needs a PostgreSQL server (DATABASE_URI), REDIS_URL and RELAY_SIGNING_KEY, since the workers share threads, relay nonces and ticket keys (ADR 0406)',
+    1,
+    1,
+  ),
   MANAGEMENT_PORT: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -92,6 +97,7 @@ export const ConfigSchema = Type.Object({
 /** The loaded, frozen configuration. */
 export type AppConfig = Readonly<Static<typeof ConfigSchema>> & Readonly<ChatConfig> & {
   PORT: number;
+  WEB_CONCURRENCY: number;
   APP_PROFILES_ACTIVE: 'dev' | 'prod';
   LOG_LEVEL: string;
   DATA_DIR: string;
@@ -137,6 +143,13 @@ const rules: ConfigRule<Raw>[] = [
   (c) => c.LLM_PROVIDER === 'openai' && !c.LLM_API_KEY && 'LLM_PROVIDER=openai needs LLM_API_KEY',
   (c) => c.LLM_PROVIDER === 'anthropic' && !c.ALT_LLM_API_KEY && 'LLM_PROVIDER=anthropic needs ALT_LLM_API_KEY',
   (c) => c.DATABASE_URI?.startsWith('mongodb') && 'DATABASE_URI: PostgreSQL is required (postgres://... or unset for embedded)',
+  // Embedded PGlite lives inside one process: a second worker would open its own copy of the data (ADR 0406).
+  (c) =>
+    (c.WEB_CONCURRENCY ?? 1) > 1 &&
+    !/^postgres(ql)?:\/\//.test(c.DATABASE_URI ?? '') &&
+    'WEB_CONCURRENCY > 1 needs a PostgreSQL server (DATABASE_URI=postgres://...): the embedded database belongs to one process',
+  (c) => (c.WEB_CONCURRENCY ?? 1) > 1 && !c.REDIS_URL && 'WEB_CONCURRENCY > 1 needs REDIS_URL: the workers must share consumed relay nonces and the callback rate limit',
+  (c) => (c.WEB_CONCURRENCY ?? 1) > 1 && !c.RELAY_SIGNING_KEY && 'WEB_CONCURRENCY > 1 needs RELAY_SIGNING_KEY: each worker would otherwise sign relay tickets with its own random key',
 ];
 
 /** Loads and checks the environment; throws `ConfigError` listing every problem. */

@@ -5,6 +5,7 @@ import { CatalogStore } from './catalog/catalog.store';
 import { loadAppConfig, workspaceRoot, type AppConfig } from './config';
 import { openCareConsultDatabase } from './db/database';
 import { createRelayRuntime } from './relay/relay.deps';
+import { isClusterWorker, runClusterPrimary, shareWorkerMetrics } from './cluster';
 
 /** Entry point: config (exit 1 before listening if wrong), database, workspace, app, server with graceful shutdown. */
 async function main(): Promise<void> {
@@ -18,7 +19,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger({ name: 'care-consult', level: config.LOG_LEVEL });
+  const root = createLogger({ name: 'care-consult', level: config.LOG_LEVEL });
+  // In a cluster every line says which worker wrote it.
+  const logger = isClusterWorker() ? root.child({ pid: process.pid }) : root;
+  // WEB_CONCURRENCY > 1: this process supervises the workers and opens nothing else (ADR 0406). Config rules
+  // already refused embedded storage, a missing REDIS_URL or RELAY_SIGNING_KEY.
+  if (config.WEB_CONCURRENCY > 1 && !isClusterWorker()) {
+    await runClusterPrimary({ workers: config.WEB_CONCURRENCY, logger, managementPort: config.MANAGEMENT_PORT });
+    return;
+  }
   if (!config.JWT_SECRET && config.AUTH_PROVIDER === 'builtin') {
     logger.warn('JWT_SECRET is not set: every /api request except health and the relay callback will be refused');
   }
@@ -29,8 +38,10 @@ async function main(): Promise<void> {
   const relay = await createRelayRuntime(config, logger);
   const registry = new HealthRegistry().register('database', () => database.ping());
   const metrics = createMetrics('care-consult');
+  // A worker's metrics are served by the primary's management port, summed over the workers.
+  if (isClusterWorker()) shareWorkerMetrics(metrics.registry);
   const management =
-    config.MANAGEMENT_PORT === undefined
+    config.MANAGEMENT_PORT === undefined || isClusterWorker()
       ? undefined
       : await startManagementServer({ port: config.MANAGEMENT_PORT, registry: metrics.registry, logger });
   const streams: ChatStreamRegistry = {};

@@ -26,6 +26,12 @@ export interface AccessTokenVerifierConfig {
   jwksCacheMaxAgeMs?: number;
   /** Timeout of one JWKS fetch, ms (default 5000). */
   jwksTimeoutMs?: number;
+  /**
+   * Builtin mode: how many verified tokens are remembered until they expire, so a client that sends the same
+   * token on every request pays for one signature check (default 2,000; 0 turns it off). External mode never
+   * remembers: a key withdrawn from the JWKS must stop its tokens at once (ADR 0405).
+   */
+  verifiedCacheSize?: number;
 }
 
 /** The authenticated caller, built from a verified access token. */
@@ -65,9 +71,12 @@ export function createAccessTokenVerifier(cfg: AccessTokenVerifierConfig): Acces
   const allowed = pinAlgorithms(cfg);
   const keyFor = cfg.mode === 'builtin' ? builtinKey(cfg) : createJwksKeySource(cfg, (reason) => new InvalidTokenError(reason));
   const now = cfg.now ?? Date.now;
+  const remembered = cfg.mode === 'builtin' ? new VerifiedTokens(cfg.verifiedCacheSize ?? 2000, (cfg.clockToleranceSeconds ?? 0) * 1000) : undefined;
   return {
     async verify(token: string): Promise<Principal> {
       if (typeof token !== 'string' || !token || token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError('malformed');
+      const known = remembered?.get(token, now());
+      if (known) return known;
       const decoded = jwt.decode(token, { complete: true });
       if (!decoded || typeof decoded.header !== 'object') throw new InvalidTokenError('malformed');
       const { alg, kid } = decoded.header;
@@ -88,9 +97,43 @@ export function createAccessTokenVerifier(cfg: AccessTokenVerifierConfig): Acces
       } catch (err) {
         throw new InvalidTokenError(err instanceof Error ? err.message : 'verification failed');
       }
-      return toPrincipal(payload);
+      const principal = toPrincipal(payload);
+      remembered?.set(token, principal, payload as JwtPayload);
+      return principal;
     },
   };
+}
+
+/**
+ * Builtin-mode tokens whose signature and claims were already checked, with the window in which they stay valid
+ * (nbf to exp, with the clock tolerance). The key is the whole token, so only the exact bytes that verified hit.
+ * Bounded: the oldest entry leaves first. Safe for HS256 because the secret is fixed for the process's life and
+ * builtin tokens have no revocation list; a hit returns copies, so a caller cannot change the remembered one.
+ */
+class VerifiedTokens {
+  private readonly entries = new Map<string, { principal: Principal; notBefore: number; expires: number }>();
+
+  constructor(
+    private readonly max: number,
+    private readonly toleranceMs: number,
+  ) {}
+
+  get(token: string, nowMs: number): Principal | undefined {
+    const e = this.entries.get(token);
+    if (!e) return undefined;
+    if (nowMs >= e.expires + this.toleranceMs || nowMs < e.notBefore - this.toleranceMs) {
+      this.entries.delete(token);
+      return undefined;
+    }
+    return { ...e.principal, roles: [...e.principal.roles], scopes: [...e.principal.scopes] };
+  }
+
+  set(token: string, principal: Principal, payload: JwtPayload): void {
+    if (this.max <= 0 || typeof payload.exp !== 'number') return;
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
+    const notBefore = typeof payload.nbf === 'number' ? payload.nbf * 1000 : -Infinity;
+    this.entries.set(token, { principal: { ...principal, roles: [...principal.roles], scopes: [...principal.scopes] }, notBefore, expires: payload.exp * 1000 });
+  }
 }
 
 function pinAlgorithms(cfg: AccessTokenVerifierConfig): string[] {
