@@ -38,7 +38,11 @@ const sets = (
 const started = Date.now();
 
 /** A session date ("2025-01-09 20:15", no zone) as UTC, plus `seconds` so turns keep their order. */
-const at = (date, seconds) => new Date(Date.parse(`${date.replace(' ', 'T')}:00Z`) + seconds * 1000);
+// Session dates are 'YYYY-MM-DD HH:MM' (dev, final-1/2) or 'YYYY-MM-DD' (final-3/4: taken as noon UTC).
+const at = (date, seconds) => {
+  const stamp = /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date} 12:00` : date;
+  return new Date(Date.parse(`${stamp.replace(' ', 'T')}:00Z`) + seconds * 1000);
+};
 /** The text stored for a turn (and indexed by BM25): who said it, then what was said. */
 const turnText = (t) => `${t.speaker}: ${t.text}`;
 
