@@ -63,6 +63,17 @@ describe('POST /api/v1/memory/remember/batch', () => {
     await request(app).get('/api/v1/memory/kb:d2:0').set('X-Tenant-Id', partition).expect(404);
   });
 
+  it('answers an id repeated within one batch like a retry: same text unchanged, another text 409', async () => {
+    const res = await batch([item('kb:d6:0', 'Inhaler technique. Breathe out first.'), item('kb:d6:0', 'Inhaler technique. Breathe out first.'), item('kb:d6:1', 'Inhaler technique. Hold your breath.')]).expect(200);
+    expect(res.body.items).toEqual([
+      { id: 'kb:d6:0', outcome: 'created' },
+      { id: 'kb:d6:0', outcome: 'unchanged' },
+      { id: 'kb:d6:1', outcome: 'created' },
+    ]);
+    await batch([item('kb:d7:0', 'Spacer care. Wash monthly.'), item('kb:d7:0', 'Spacer care. Another text.')]).expect(409);
+    await request(app).get('/api/v1/memory/kb:d7:0').set('X-Tenant-Id', partition).expect(404);
+  });
+
   it('answers 400 problems for an empty, oversized or id-less batch, storing nothing', async () => {
     const many = Array.from({ length: 65 }, (_, i) => item(`kb:d3:${i}`, `passage ${i}`));
     for (const items of [[], many, [{ text: 'no id', type: 'SEMANTIC', source: 'DOCUMENT' }], [item('bad id!', 'x')]]) {

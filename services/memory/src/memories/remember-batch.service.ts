@@ -3,7 +3,7 @@ import { writableSpace } from '../partitions/partition-space';
 import type { MemoryContext } from './memory-context';
 import { MemoryExistsError, MemoryStateError } from './memory.errors';
 import { memoryState, tierOfType } from './memory.model';
-import { findMemory, insertMemory } from './memories.repository';
+import { findMemories, insertMemories } from './memories.repository';
 
 /** Outcome of one item of a batch. */
 export interface BatchItemOutcome {
@@ -25,11 +25,13 @@ export class RememberBatchService {
     const vectors = await this.ctx.embeddings.embed(body.items.map((i) => i.text));
     await this.ctx.indexes.ensure(dimension);
     const now = this.ctx.clock();
+    const expiresAt = new Date(now.getTime() + this.ctx.config.SCRATCHPAD_TTL_SECONDS * 1000);
     return this.ctx.database.withTenant(tenantId, async (tx) => {
       await writableSpace(tx, tenantId, this.ctx.embeddings, dimension, now);
-      const items: BatchItemOutcome[] = [];
-      for (const [i, m] of body.items.entries()) {
-        const inserted = await insertMemory(tx, {
+      // One statement for all items; an id already taken (before, or earlier in this batch) is left out of it.
+      const inserted = await insertMemories(
+        tx,
+        body.items.map((m, i) => ({
           tenantId,
           id: m.id,
           tier: tierOfType(m.type),
@@ -39,19 +41,24 @@ export class RememberBatchService {
           tags: m.tags ?? [],
           embedding: vectors[i]!,
           createdAt: now,
-          expiresAt: m.type === 'WORKING' ? new Date(now.getTime() + this.ctx.config.SCRATCHPAD_TTL_SECONDS * 1000) : null,
-        });
-        if (inserted) {
-          items.push({ id: m.id, outcome: 'created' });
-          continue;
-        }
-        const existing = await findMemory(tx, tenantId, m.id);
-        const state = existing ? memoryState(existing, now) : 'ACTIVE';
-        if (existing && state !== 'ACTIVE' && state !== 'SUPPRESSED') throw new MemoryStateError(m.id, state, existing.mergedInto);
-        if (!existing || existing.text !== m.text) throw new MemoryExistsError(m.id, 'another memory');
-        items.push({ id: m.id, outcome: 'unchanged' });
-      }
-      return { items };
+          expiresAt: m.type === 'WORKING' ? expiresAt : null,
+        })),
+      );
+      const created = new Set(inserted.map((r) => r.id));
+      const taken = body.items.filter((m) => !created.has(m.id)).map((m) => m.id);
+      // What each taken id holds: a row stored before this batch, or the one this insert stored for an earlier item.
+      const held = new Map([...(await findMemories(tx, tenantId, taken)), ...inserted].map((r) => [r.id, r]));
+      return {
+        items: body.items.map((m): BatchItemOutcome => {
+          // The first item of an id that the insert stored is created; any later one meets it as taken.
+          if (created.delete(m.id)) return { id: m.id, outcome: 'created' };
+          const row = held.get(m.id);
+          const state = row ? memoryState(row, now) : 'ACTIVE';
+          if (row && state !== 'ACTIVE' && state !== 'SUPPRESSED') throw new MemoryStateError(m.id, state, row.mergedInto);
+          if (!row || row.text !== m.text) throw new MemoryExistsError(m.id, 'another memory');
+          return { id: m.id, outcome: 'unchanged' };
+        }),
+      };
     });
   }
 }
