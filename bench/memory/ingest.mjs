@@ -20,11 +20,11 @@
 // embedded database on disk). The reflect and reminder schedulers are off so that only ingestion runs.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { freePort } from '../lib/free-port.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -49,15 +49,6 @@ const turns = ['dev-1.json', 'dev-2.json'].flatMap((f) => {
 const texts = [...new Set(turns)];
 if (texts.length < N + WARMUP) throw new Error(`only ${texts.length} distinct turns for N=${N}`);
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 /** CPU seconds (user + system) used so far by a process (or, with `/task/<tid>`, one of its threads). */
 const cpuSeconds = (pid, task = '') => {
