@@ -1,12 +1,13 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { User } from './platform-auth';
 
-// Response bodies of platform-auth beyond those the spec names (LoginResponse, ActuatorHealth): what the routes
+// Response bodies of platform-auth beyond LoginResponse and ActuatorHealth (./platform-auth.ts): what the routes
 // send today, so the served OpenAPI document can be checked against real responses (ADR 0014).
 
 const DateTime = Type.String({ format: 'date-time' });
 /** `{items: [...]}`: the list envelope of platform-auth. */
-export const ItemList = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item) }, { additionalProperties: false });
+export const ItemList = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item) }, { additionalProperties: false });
 
 /** GET /api/v1/auth/me: the verified caller. */
 export const CallerView = Type.Object(
@@ -37,7 +38,10 @@ export const AuthEventView = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     occurredAt: DateTime,
-    type: Type.String({ description: 'LOGIN_SUCCEEDED, LOGIN_FAILED, LOGIN_THROTTLED, REFRESH_REUSED, LOGOUT, CROSS_TENANT_ACCESS, SYSTEM_ACCESS, BOOTSTRAP_ADMIN_CREATED' }),
+    type: Type.String({
+      description:
+        'LOGIN_SUCCEEDED, LOGIN_FAILED, LOGIN_THROTTLED, REFRESH_REUSED, LOGOUT, CROSS_TENANT_ACCESS, SYSTEM_ACCESS, BOOTSTRAP_ADMIN_CREATED',
+    }),
     tenantId: Type.Union([Type.String(), Type.Null()]),
     userId: Type.Union([Type.String(), Type.Null()]),
     email: Type.Union([Type.String(), Type.Null()]),
@@ -108,7 +112,13 @@ export const KbSearchResult = Type.Object(
     query: Type.String(),
     items: Type.Array(
       Type.Object(
-        { documentId: Type.String({ format: 'uuid' }), passage: Type.Integer({ minimum: 0 }), title: Type.String(), text: Type.String(), score: Type.Number() },
+        {
+          documentId: Type.String({ format: 'uuid' }),
+          passage: Type.Integer({ minimum: 0 }),
+          title: Type.String(),
+          text: Type.String(),
+          score: Type.Number(),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -118,25 +128,44 @@ export const KbSearchResult = Type.Object(
 
 /** GET /actuator: links to the actuator endpoints (Spring HAL shape). */
 export const ActuatorLinks = Type.Object(
-  { _links: Type.Record(Type.String(), Type.Object({ href: Type.String(), templated: Type.Boolean() }, { additionalProperties: false })) },
+  {
+    _links: Type.Record(
+      Type.String(),
+      Type.Object({ href: Type.String(), templated: Type.Boolean() }, { additionalProperties: false }),
+    ),
+  },
   { additionalProperties: false },
 );
 
 /** `{status}` of liveness, readiness and one health component. */
-export const ActuatorStatus = Type.Object({ status: Type.String({ description: 'UP, DOWN or OUT_OF_SERVICE' }) });
+export const ActuatorStatus = Type.Object({
+  status: Type.String({ description: 'UP, DOWN or OUT_OF_SERVICE' }),
+});
 
 /** GET /actuator/info. */
 export const ActuatorInfo = Type.Object({
   app: Type.Object({ name: Type.String(), version: Type.String() }),
-  build: Type.Object({ artifact: Type.String(), name: Type.String(), version: Type.String(), time: Type.Union([Type.String(), Type.Null()]) }),
+  build: Type.Object({
+    artifact: Type.String(),
+    name: Type.String(),
+    version: Type.String(),
+    time: Type.Union([Type.String(), Type.Null()]),
+  }),
   git: Type.Object({
     branch: Type.Union([Type.String(), Type.Null()]),
-    commit: Type.Object({ id: Type.String(), full: Type.String(), time: Type.Union([Type.String(), Type.Null()]) }),
+    commit: Type.Object({
+      id: Type.String(),
+      full: Type.String(),
+      time: Type.Union([Type.String(), Type.Null()]),
+    }),
   }),
 });
 
 /** GET /actuator/metrics. */
-export const ActuatorMetricNames = Type.Object({ names: Type.Array(Type.String()) }, { additionalProperties: false });
+export const ActuatorMetricNames = Type.Object(
+  { names: Type.Array(Type.String()) },
+  { additionalProperties: false },
+);
 
 /** GET /actuator/metrics/{name}. */
 export const ActuatorMetric = Type.Object(
@@ -144,8 +173,12 @@ export const ActuatorMetric = Type.Object(
     name: Type.String(),
     description: Type.String(),
     baseUnit: Type.Union([Type.String(), Type.Null()]),
-    measurements: Type.Array(Type.Object({ statistic: Type.String(), value: Type.Number() }, { additionalProperties: false })),
-    availableTags: Type.Array(Type.Object({ tag: Type.String(), values: Type.Array(Type.String()) }, { additionalProperties: false })),
+    measurements: Type.Array(
+      Type.Object({ statistic: Type.String(), value: Type.Number() }, { additionalProperties: false }),
+    ),
+    availableTags: Type.Array(
+      Type.Object({ tag: Type.String(), values: Type.Array(Type.String()) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -156,7 +189,10 @@ export const ActuatorEnv = Type.Object(
   {
     activeProfiles: Type.Array(Type.String()),
     propertySources: Type.Array(
-      Type.Object({ name: Type.String(), properties: Type.Record(Type.String(), Masked) }, { additionalProperties: false }),
+      Type.Object(
+        { name: Type.String(), properties: Type.Record(Type.String(), Masked) },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -164,7 +200,12 @@ export const ActuatorEnv = Type.Object(
 
 /** GET /actuator/env/{name}. */
 export const ActuatorEnvProperty = Type.Object(
-  { property: Type.Object({ source: Type.String(), value: Type.Literal('******') }, { additionalProperties: false }), activeProfiles: Type.Array(Type.String()) },
+  {
+    property: Type.Object(
+      { source: Type.String(), value: Type.Literal('******') },
+      { additionalProperties: false },
+    ),
+    activeProfiles: Type.Array(Type.String()),
+  },
   { additionalProperties: false },
 );
-

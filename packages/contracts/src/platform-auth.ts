@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Roles of the platform (platform-auth spec, Roles). */
+/** Roles of the platform (docs/platform-auth.md, Request pipeline). */
 export const ROLES = ['PLATFORM_ADMIN', 'TENANT_ADMIN', 'USER', 'VIEWER'] as const;
 /** One role name. */
 export type Role = (typeof ROLES)[number];
@@ -49,7 +49,7 @@ export const User = Type.Object(
 /** User view. */
 export type User = Static<typeof User>;
 
-/** Scope mapping row (platform-auth spec, Scope mapping). */
+/** Scope mapping row (the path-scope map, ADR 0102). */
 export const ScopeMapping = Type.Object(
   {
     path: Type.String({ description: 'path pattern; `**` matches any sub-path' }),
@@ -61,7 +61,7 @@ export const ScopeMapping = Type.Object(
 /** Scope mapping. */
 export type ScopeMapping = Static<typeof ScopeMapping>;
 
-/** Claims of a built-in idToken (spec, JWT claims, plus DESIGN's iss/aud/jti). */
+/** Claims of a built-in idToken, iss, aud and jti included (docs/platform-auth.md, Tokens). */
 export const JwtClaims = Type.Object({
   sub: Type.String(),
   email: Type.String(),
@@ -83,3 +83,23 @@ export const ActuatorHealth = Type.Object({
 });
 /** Actuator health body. */
 export type ActuatorHealth = Static<typeof ActuatorHealth>;
+
+/** Tenant ids: lower-case slug, also the first segment of refresh tokens. */
+export const TENANT_ID_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
+/** Schema of a tenant id. */
+export const TenantId = Type.String({ pattern: TENANT_ID_PATTERN });
+/** Path parameters of a resource addressed by UUID (`/{id}`). */
+export const UuidParam = Type.Object({ id: Type.String({ format: 'uuid' }) });
+/** `limit` / `offset` paging fields of platform-auth's list queries. */
+export const Paging = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+};
+
+/** Reads paging from validated query values (the defaults of {@link Paging}). */
+export function pageOf(q: { limit?: number; offset?: number } | undefined): {
+  limit: number;
+  offset: number;
+} {
+  return { limit: q?.limit ?? 50, offset: q?.offset ?? 0 };
+}

@@ -1,6 +1,6 @@
 import { createLogger } from '@care/service-kit';
 import { listAuthEvents } from '../src/audit/audit.repository';
-import { createAuditTrail } from '../src/audit/audit.service';
+import { AuditTrail } from '../src/audit/audit.service';
 import { engines, openTestDb, type TestDb } from './support/harness';
 
 describe.each(engines())('audit trail (%s)', (engine) => {
@@ -11,7 +11,11 @@ describe.each(engines())('audit trail (%s)', (engine) => {
   afterAll(() => t.close());
 
   it('stores every normal event of a burst that also carries poisoned ones, and stores the poisoned ones cleaned', async () => {
-    const audit = createAuditTrail(t.db, createLogger({ name: 'test', level: 'silent' }), () => new Date());
+    const audit = new AuditTrail({
+      db: t.db,
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      clock: () => new Date(),
+    });
     const run = `run-${Date.now()}`;
     const poisons = ['\udfff', 'a\u0000b', '\u001b[31mred', '\ud800x', 'tab\tline\nbreak'];
     const normal = Array.from({ length: 8 }, (_, i) =>

@@ -2,7 +2,7 @@ import http from 'node:http';
 import request from 'supertest';
 import { aUser, bearer, seedUser, type TestUser } from './builders/user.builder';
 import { startServer, createLogger } from '@care/service-kit';
-import type { StreamRegistry } from '../src/chat/chat-proxy';
+import type { StreamRegistry } from '../src/chat/chat.service';
 import { buildApp, openTestDb, type TestApp, type TestDb } from './support/harness';
 import { serve } from './support/raw-http';
 
@@ -58,7 +58,13 @@ describe('/api/v1/chat forwarding to care-consult', () => {
     const authorization = bearer(user);
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { port: proxy.port, host: '127.0.0.1', method: 'POST', path: '/api/v1/chat?stream=1', headers: { authorization, 'content-type': 'application/json', 'x-request-id': 'req-chat-1' } },
+        {
+          port: proxy.port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/api/v1/chat?stream=1',
+          headers: { authorization, 'content-type': 'application/json', 'x-request-id': 'req-chat-1' },
+        },
         (res) => {
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => {
@@ -88,12 +94,18 @@ describe('/api/v1/chat forwarding to care-consult', () => {
     const res = await request(h.app).get('/api/v1/chat/missing/t1').set('Authorization', bearer(viewer));
     expect(res.status).toBe(404);
     expect(seen.some((s) => s.url === '/api/chat/missing/t1')).toBe(true);
-    expect((await request(h.app).post('/api/v1/chat').set('Authorization', bearer(viewer)).send({ message: 'x' })).status).toBe(403);
+    expect(
+      (await request(h.app).post('/api/v1/chat').set('Authorization', bearer(viewer)).send({ message: 'x' }))
+        .status,
+    ).toBe(403);
   });
 
   it('answers 502 problem+json when care-consult is unreachable', async () => {
     const down = buildApp(t.db, { CARE_CONSULT_URL: 'http://127.0.0.1:1' });
-    const res = await request(down.app).post('/api/v1/chat').set('Authorization', bearer(user)).send({ message: 'x' });
+    const res = await request(down.app)
+      .post('/api/v1/chat')
+      .set('Authorization', bearer(user))
+      .send({ message: 'x' });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('UPSTREAM_UNAVAILABLE');
   });
@@ -101,18 +113,33 @@ describe('/api/v1/chat forwarding to care-consult', () => {
   it('ends open streams cleanly when the server shuts down', async () => {
     const streams: StreamRegistry = {};
     const tracked = buildApp(t.db, { CARE_CONSULT_URL: `http://127.0.0.1:${upstream.port}` }, { streams });
-    const running = await startServer({ app: tracked.app, port: 0, host: '127.0.0.1', logger: createLogger({ name: 't', level: 'silent' }), shutdownTimeoutMs: 10000 });
+    const running = await startServer({
+      app: tracked.app,
+      port: 0,
+      host: '127.0.0.1',
+      logger: createLogger({ name: 't', level: 'silent' }),
+      shutdownTimeoutMs: 10000,
+    });
     streams.track = running.trackStream;
     const started = Date.now();
     const ended = await new Promise<string>((resolve) => {
-      const req = http.request({ port: running.port, host: '127.0.0.1', method: 'GET', path: '/api/v1/chat/hang', headers: { authorization: bearer(user) } }, (res) => {
-        let body = '';
-        res.on('data', (c) => {
-          body += c;
-          if (!body.includes('done')) void running.shutdown('test');
-        });
-        res.on('end', () => resolve(body));
-      });
+      const req = http.request(
+        {
+          port: running.port,
+          host: '127.0.0.1',
+          method: 'GET',
+          path: '/api/v1/chat/hang',
+          headers: { authorization: bearer(user) },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => {
+            body += c;
+            if (!body.includes('done')) void running.shutdown('test');
+          });
+          res.on('end', () => resolve(body));
+        },
+      );
       req.end();
     });
     expect(ended).toContain('event: message');
@@ -122,12 +149,21 @@ describe('/api/v1/chat forwarding to care-consult', () => {
 
   it('cancels the upstream request when the client goes away', async () => {
     await new Promise<void>((resolve) => {
-      const req = http.request({ port: proxy.port, host: '127.0.0.1', method: 'GET', path: '/api/v1/chat/hang', headers: { authorization: bearer(user) } }, (res) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
+      const req = http.request(
+        {
+          port: proxy.port,
+          host: '127.0.0.1',
+          method: 'GET',
+          path: '/api/v1/chat/hang',
+          headers: { authorization: bearer(user) },
+        },
+        (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
       req.end();
     });
     let timer: NodeJS.Timeout | undefined;
@@ -138,8 +174,15 @@ describe('/api/v1/chat forwarding to care-consult', () => {
 
   it('answers JSON nested 10,000 deep with a 400 problem before parsing, and forwards nothing', async () => {
     const before = seen.length;
-    for (const body of ['['.repeat(10_000) + ']'.repeat(10_000), '{"messages":' + '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_001)]) {
-      const res = await request(h.app).post('/api/v1/chat').set('Authorization', bearer(user)).set('Content-Type', 'application/json').send(body);
+    for (const body of [
+      '['.repeat(10_000) + ']'.repeat(10_000),
+      '{"messages":' + '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_001),
+    ]) {
+      const res = await request(h.app)
+        .post('/api/v1/chat')
+        .set('Authorization', bearer(user))
+        .set('Content-Type', 'application/json')
+        .send(body);
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.body.code).toBe('JSON_TOO_DEEP');
@@ -148,12 +191,23 @@ describe('/api/v1/chat forwarding to care-consult', () => {
   });
 
   it("applies the tenant setting chat.allowClinical when the request does not set allow_clinical; the request's own value wins", async () => {
-    const admin = await seedUser(t.db, h.hasher, aUser().withRole('TENANT_ADMIN').inTenant(user.tenantId).build());
-    const patch = await request(h.app).patch('/api/v1/config').set('Authorization', bearer(admin)).send({ settings: { 'chat.allowClinical': true } });
+    const admin = await seedUser(
+      t.db,
+      h.hasher,
+      aUser().withRole('TENANT_ADMIN').inTenant(user.tenantId).build(),
+    );
+    const patch = await request(h.app)
+      .patch('/api/v1/config')
+      .set('Authorization', bearer(admin))
+      .send({ settings: { 'chat.allowClinical': true } });
     expect(patch.status).toBe(200);
     const send = async (body: Record<string, unknown>) => {
       const before = seen.length;
-      const pending = request(h.app).post('/api/v1/chat').set('Authorization', bearer(user)).send(body).then((r) => r);
+      const pending = request(h.app)
+        .post('/api/v1/chat')
+        .set('Authorization', bearer(user))
+        .send(body)
+        .then((r) => r);
       while (seen.length === before) await new Promise((r) => setTimeout(r, 10));
       release();
       await pending;
@@ -162,7 +216,11 @@ describe('/api/v1/chat forwarding to care-consult', () => {
     const messages = [{ role: 'user', content: 'hi' }];
     expect(await send({ messages })).toEqual({ messages, allow_clinical: true });
     expect(await send({ messages, allow_clinical: false })).toEqual({ messages, allow_clinical: false });
-    await request(h.app).patch('/api/v1/config').set('Authorization', bearer(admin)).send({ settings: { 'chat.allowClinical': null } }).expect(200);
+    await request(h.app)
+      .patch('/api/v1/config')
+      .set('Authorization', bearer(admin))
+      .send({ settings: { 'chat.allowClinical': null } })
+      .expect(200);
     expect(await send({ messages })).toEqual({ messages });
   });
 });

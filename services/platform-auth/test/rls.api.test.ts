@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { authEvents, kbDocuments, loginDirectory, refreshTokens, users } from '../src/db/schema';
-import { createPasswordHasher } from '../src/auth/password-hasher';
-import { sqlState } from '../src/shared/db-errors';
+import { PasswordHasher } from '../src/users/password-hasher';
+import { sqlState } from '../src/db/db-errors';
 import { aUser, seedUser } from './builders/user.builder';
 import { engines, openTestDb, type TestDb } from './support/harness';
 
@@ -11,7 +11,7 @@ describe.each(engines())('row-level security of the platform-auth tables (%s)', 
   let t: TestDb;
   beforeAll(async () => {
     t = await openTestDb(engine);
-    const hasher = createPasswordHasher(4);
+    const hasher = new PasswordHasher(4);
     await seedUser(t.db, hasher, aUser().inTenant('acme').build());
     await seedUser(t.db, hasher, aUser().inTenant('globex').build());
   });
@@ -31,19 +31,48 @@ describe.each(engines())('row-level security of the platform-auth tables (%s)', 
     const now = new Date();
     await expect(
       t.db.withTenant('acme', (tx) =>
-        tx.insert(kbDocuments).values({ tenantId: 'globex', id: randomUUID(), title: 'x', content: 'y', contentType: 'text/plain', tags: [], indexStatus: 'NOT_INDEXED', createdAt: now, updatedAt: now }),
+        tx
+          .insert(kbDocuments)
+          .values({
+            tenantId: 'globex',
+            id: randomUUID(),
+            title: 'x',
+            content: 'y',
+            contentType: 'text/plain',
+            tags: [],
+            indexStatus: 'NOT_INDEXED',
+            createdAt: now,
+            updatedAt: now,
+          }),
       ),
     ).rejects.toThrow();
     await expect(
-      t.db.withTenant('acme', (tx) => tx.insert(loginDirectory).values({ email: `${randomUUID()}@x.test`, tenantId: 'globex', userId: randomUUID() })),
+      t.db.withTenant('acme', (tx) =>
+        tx
+          .insert(loginDirectory)
+          .values({ email: `${randomUUID()}@x.test`, tenantId: 'globex', userId: randomUUID() }),
+      ),
     ).rejects.toThrow();
-    const updated = await t.db.withTenant('acme', (tx) => tx.update(refreshTokens).set({ revokedAt: now }).where(sql`true`).returning({ t: refreshTokens.tenantId }));
+    const updated = await t.db.withTenant('acme', (tx) =>
+      tx
+        .update(refreshTokens)
+        .set({ revokedAt: now })
+        .where(sql`true`)
+        .returning({ t: refreshTokens.tenantId }),
+    );
     expect(updated.every((r) => r.t === 'acme')).toBe(true);
   });
 
   it('lets the runtime role append to the audit trail but not read it', async () => {
-    await t.db.withTenant('acme', (tx) => tx.insert(authEvents).values({ id: randomUUID(), type: 'LOGOUT', tenantId: 'acme' }));
-    const err = await t.db.withTenant('acme', (tx) => tx.select().from(authEvents)).then(() => undefined, (e: unknown) => e);
+    await t.db.withTenant('acme', (tx) =>
+      tx.insert(authEvents).values({ id: randomUUID(), type: 'LOGOUT', tenantId: 'acme' }),
+    );
+    const err = await t.db
+      .withTenant('acme', (tx) => tx.select().from(authEvents))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(sqlState(err)).toBe('42501'); // insufficient_privilege
   });
 });

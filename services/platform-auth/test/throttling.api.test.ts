@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createLogger } from '@care/service-kit';
-import { createLoginCounters, type LoginCounters } from '../src/app';
+import { createLoginCounters, type LoginCounters } from '../src/auth/login-throttle';
 import { listAuthEvents } from '../src/audit/audit.repository';
 import { aUser, seedUser } from './builders/user.builder';
 import { buildApp, openTestDb, testConfig, type TestApp, type TestDb } from './support/harness';
@@ -11,7 +11,13 @@ describe('login throttling (429 + Retry-After)', () => {
   let h: TestApp;
   beforeAll(async () => {
     t = await openTestDb();
-    h = buildApp(t.db, { LOGIN_MAX_ACCOUNT_FAILURES: '3', LOGIN_LOCKOUT_SECONDS: '120', LOGIN_MAX_IP_FAILURES: '6', LOGIN_IP_WINDOW_SECONDS: '60', TRUST_PROXY: 'true' });
+    h = buildApp(t.db, {
+      LOGIN_MAX_ACCOUNT_FAILURES: '3',
+      LOGIN_LOCKOUT_SECONDS: '120',
+      LOGIN_MAX_IP_FAILURES: '6',
+      LOGIN_IP_WINDOW_SECONDS: '60',
+      TRUST_PROXY: 'true',
+    });
   });
   afterAll(() => t.close());
 
@@ -20,14 +26,17 @@ describe('login throttling (429 + Retry-After)', () => {
 
   it('locks an account after repeated failures, even for the right password, until the lockout ends', async () => {
     const u = await seedUser(t.db, h.hasher, aUser().build());
-    for (let i = 0; i < 3; i++) expect((await login(u.email, 'wrong-password', `198.51.100.${i}`)).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login(u.email, 'wrong-password', `198.51.100.${i}`)).status).toBe(401);
     const locked = await login(u.email, u.password, '198.51.100.50');
     expect(locked.status).toBe(429);
     expect(locked.body.code).toBe('LOGIN_THROTTLED');
     expect(Number(locked.headers['retry-after'])).toBe(120);
     h.clock.advance(121);
     expect((await login(u.email, u.password, '198.51.100.50')).status).toBe(200);
-    const throttled = (await t.db.withSystem((tx) => listAuthEvents(tx, { limit: 100 }))).filter((e) => e.type === 'LOGIN_THROTTLED');
+    const throttled = (await t.db.withSystem((tx) => listAuthEvents(tx, { limit: 100 }))).filter(
+      (e) => e.type === 'LOGIN_THROTTLED',
+    );
     expect(throttled.some((e) => e.email === u.email)).toBe(true);
   });
 
@@ -58,7 +67,14 @@ const redisUrl = process.env.TEST_REDIS_URL;
 
   it('locks an email and refuses an IP after the configured failures summed over both replicas, not per replica', async () => {
     t = await openTestDb();
-    const env = { LOGIN_MAX_ACCOUNT_FAILURES: '4', LOGIN_LOCKOUT_SECONDS: '120', LOGIN_MAX_IP_FAILURES: '6', LOGIN_IP_WINDOW_SECONDS: '60', TRUST_PROXY: 'true', REDIS_URL: redisUrl! };
+    const env = {
+      LOGIN_MAX_ACCOUNT_FAILURES: '4',
+      LOGIN_LOCKOUT_SECONDS: '120',
+      LOGIN_MAX_IP_FAILURES: '6',
+      LOGIN_IP_WINDOW_SECONDS: '60',
+      TRUST_PROXY: 'true',
+      REDIS_URL: redisUrl!,
+    };
     const replicas = [0, 1].map(() => {
       const c = createLoginCounters(testConfig(env), createLogger({ name: 'test', level: 'silent' }));
       counters.push(c);
@@ -67,9 +83,13 @@ const redisUrl = process.env.TEST_REDIS_URL;
     const u = await seedUser(t.db, replicas[0]!.hasher, aUser().build());
     const run = randomUUID().slice(0, 8);
     const login = (i: number, email: string, password: string, ip: string) =>
-      request(replicas[i % 2]!.app).post('/api/v1/auth/login').set('X-Forwarded-For', ip).send({ email, password });
+      request(replicas[i % 2]!.app)
+        .post('/api/v1/auth/login')
+        .set('X-Forwarded-For', ip)
+        .send({ email, password });
     // Four failures, two on each replica: in-process counting would allow four per replica.
-    for (let i = 0; i < 4; i++) expect((await login(i, u.email, 'wrong-password', `10.${i}.0.1`)).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await login(i, u.email, 'wrong-password', `10.${i}.0.1`)).status).toBe(401);
     for (const i of [0, 1]) {
       const locked = await login(i, u.email, u.password, '10.9.9.9');
       expect(locked.status).toBe(429);
@@ -77,6 +97,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
     }
     const ip = `192.0.2.${Math.floor(Math.random() * 250)}-${run}`;
     for (let i = 0; i < 6; i++) await login(i, `spray${i}-${run}@example.test`, 'guess-guess', ip);
-    for (const i of [0, 1]) expect((await login(i, `fresh-${run}@example.test`, 'whatever-pass', ip)).status).toBe(429);
+    for (const i of [0, 1])
+      expect((await login(i, `fresh-${run}@example.test`, 'whatever-pass', ip)).status).toBe(429);
   });
 });

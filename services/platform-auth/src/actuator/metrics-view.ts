@@ -1,13 +1,8 @@
 import type { Registry } from 'prom-client';
+import type { ActuatorMetric, Static } from '@care/contracts';
 
 /** Spring Boot's `/actuator/metrics/{name}` body. */
-export interface MetricView {
-  name: string;
-  description: string;
-  baseUnit: string | null;
-  measurements: { statistic: string; value: number }[];
-  availableTags: { tag: string; values: string[] }[];
-}
+type MetricView = Static<typeof ActuatorMetric>;
 
 interface Sample {
   value: number;
@@ -24,7 +19,11 @@ export async function metricNames(registry: Registry): Promise<string[]> {
  * One metric in Spring's shape, optionally narrowed by `tag=key:value` filters: counters and gauges give
  * COUNT / VALUE, histograms and summaries COUNT and TOTAL (TOTAL_TIME for seconds). Undefined when unknown.
  */
-export async function metricView(registry: Registry, name: string, tags: [string, string][]): Promise<MetricView | undefined> {
+export async function metricView(
+  registry: Registry,
+  name: string,
+  tags: [string, string][],
+): Promise<MetricView | undefined> {
   // Own names only: a name like `__proto__` must be "not found", never the registry's prototype (ADR 0005).
   if (!registry.getMetricsAsArray().some((m) => m.name === name)) return undefined;
   const metric = registry.getSingleMetric(name);

@@ -2,21 +2,16 @@ import type { Database, Tx } from '@care/db';
 import { storableJson, storableText, type Logger } from '@care/service-kit';
 import { insertAuthEvent, type AuthEvent } from './audit.repository';
 
-/** Records audit events in the database and the log; failures to audit are logged, never hidden. */
-export interface AuditTrail {
-  /** Writes inside `tx` when given (atomic with the audited change), else in its own system transaction. */
-  record(event: AuthEvent, tx?: Tx): Promise<void>;
-}
-
 const MAX_FIELD = 512;
-const field = (v: string | null | undefined) => (typeof v === 'string' ? storableText(v).slice(0, MAX_FIELD) : (v ?? null));
+const field = (v: string | null | undefined) =>
+  typeof v === 'string' ? storableText(v).slice(0, MAX_FIELD) : (v ?? null);
 
 /**
  * The event as it can be stored: every text field and every string inside `detail` made storable (no NUL, no
  * control character, no unpaired surrogate; ADR 0008), so a value an attacker chose (an email, a forwarded
  * address) can neither fail the insert nor, inside a transaction, roll back the change it audits.
  */
-export function storableEvent(event: AuthEvent): AuthEvent {
+function storableEvent(event: AuthEvent): AuthEvent {
   return {
     type: event.type,
     tenantId: field(event.tenantId),
@@ -28,15 +23,19 @@ export function storableEvent(event: AuthEvent): AuthEvent {
   };
 }
 
-/** Creates the audit trail over the service database. */
-export function createAuditTrail(db: Database, logger: Logger, clock: () => Date): AuditTrail {
-  return {
-    async record(raw, tx) {
-      const event = storableEvent(raw);
-      const at = clock();
-      if (tx) await insertAuthEvent(tx, event, at);
-      else await db.withSystem((sys) => insertAuthEvent(sys, event, at));
-      logger.info({ audit: event.type, tenantId: event.tenantId, userId: event.userId, requestId: event.requestId }, 'audit event');
-    },
-  };
+/** Records audit events in the database and the log; failures to audit are logged, never hidden. */
+export class AuditTrail {
+  constructor(private readonly deps: { db: Database; logger: Logger; clock: () => Date }) {}
+
+  /** Writes inside `tx` when given (atomic with the audited change), else in its own system transaction. */
+  async record(raw: AuthEvent, tx?: Tx): Promise<void> {
+    const event = storableEvent(raw);
+    const at = this.deps.clock();
+    if (tx) await insertAuthEvent(tx, event, at);
+    else await this.deps.db.withSystem((sys) => insertAuthEvent(sys, event, at));
+    this.deps.logger.info(
+      { audit: event.type, tenantId: event.tenantId, userId: event.userId, requestId: event.requestId },
+      'audit event',
+    );
+  }
 }

@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
+import type { CallerView, LoginResponse, Static } from '@care/contracts';
 import { AppError, TooManyRequestsError, UnauthorizedError, type Principal } from '@care/service-kit';
 import type { AuthEvent } from '../audit/audit.repository';
 import type { AuditTrail } from '../audit/audit.service';
-import { findDirectoryEntry, findUser } from '../users/users.repository';
-import { assertPasswordLength, type PasswordHasher } from './password-hasher';
+import { findDirectoryEntry, findUser, normaliseEmail } from '../users/users.repository';
+import { assertPasswordLength, type PasswordHasher } from '../users/password-hasher';
 import type { LoginThrottle } from './login-throttle';
-import { consumeRefreshToken, findRefreshToken, insertRefreshToken, revokeFamily } from './refresh-token.repository';
+import {
+  consumeRefreshToken,
+  findRefreshToken,
+  insertRefreshToken,
+  revokeFamily,
+} from './refresh-token.repository';
 import { hashRefreshToken, newRefreshToken, refreshTokenTenant, type TokenIssuer } from './token-issuer';
 import type { AuthMetrics } from './auth.metrics';
 
-/** Login and refresh answer (spec: Login response). */
-export interface TokenPair {
-  idToken: string;
-  refreshToken: string;
-  tenantId: string;
-}
+/** Login and refresh answer. */
+export type TokenPair = LoginResponse;
 
 /** Where a request came from, for throttling and the audit trail. */
 export interface ClientInfo {
@@ -23,7 +25,7 @@ export interface ClientInfo {
   requestId: string;
 }
 
-/** Dependencies of {@link createAuthService}. */
+/** Dependencies of {@link AuthService}. */
 export interface AuthServiceDeps {
   db: Database;
   hasher: PasswordHasher;
@@ -35,29 +37,27 @@ export interface AuthServiceDeps {
   refreshTtlSeconds: number;
 }
 
-/** Built-in authentication: login, refresh with rotation and reuse detection, logout. */
-export interface AuthService {
-  login(email: string, password: string, client: ClientInfo): Promise<TokenPair>;
-  refresh(refreshToken: string, client: ClientInfo): Promise<TokenPair>;
-  logout(refreshToken: string, client: ClientInfo): Promise<void>;
-}
-
-/** Emails are compared case-insensitively and without surrounding blanks. */
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 // Never a valid tenant id or user id: keeps the unknown-email path doing the same queries as a known one.
 const NO_TENANT = '-';
 const NO_USER = '00000000-0000-0000-0000-000000000000';
 
-const invalidCredentials = () => new UnauthorizedError('The email or password is incorrect', 'INVALID_CREDENTIALS');
-const invalidRefresh = () => new UnauthorizedError('The refresh token is invalid, expired or revoked', 'INVALID_REFRESH_TOKEN');
+const invalidCredentials = () =>
+  new UnauthorizedError('The email or password is incorrect', 'INVALID_CREDENTIALS');
+const invalidRefresh = () =>
+  new UnauthorizedError('The refresh token is invalid, expired or revoked', 'INVALID_REFRESH_TOKEN');
 
-/** Creates the auth service. */
-export function createAuthService(d: AuthServiceDeps): AuthService {
+/** Built-in authentication: login, refresh with rotation and reuse detection (ADR 0101), logout. */
+export class AuthService {
+  constructor(private readonly d: AuthServiceDeps) {}
+
   /** Stores a new refresh token of the family (plus, in the same transaction, an audit event) and signs the pair. */
-  async function issue(user: { id: string; email: string; tenantId: string; roles: string[] }, familyId: string, familyExpiresAt: Date, event?: AuthEvent) {
+  private async issue(
+    user: { id: string; email: string; tenantId: string; roles: string[] },
+    familyId: string,
+    familyExpiresAt: Date,
+    event?: AuthEvent,
+  ): Promise<TokenPair> {
+    const d = this.d;
     const refreshToken = newRefreshToken(user.tenantId);
     const now = d.clock();
     await d.db.withTenant(user.tenantId, async (tx) => {
@@ -73,103 +73,141 @@ export function createAuthService(d: AuthServiceDeps): AuthService {
       });
       if (event) await d.audit.record(event, tx);
     });
-    const idToken = d.issuer.accessToken({ userId: user.id, email: user.email, tenantId: user.tenantId, roles: user.roles });
+    const idToken = d.issuer.accessToken({
+      userId: user.id,
+      email: user.email,
+      tenantId: user.tenantId,
+      roles: user.roles,
+    });
     return { idToken, refreshToken, tenantId: user.tenantId };
   }
 
-  return {
-    async login(rawEmail, password, client) {
-      assertPasswordLength(password);
-      const email = normaliseEmail(rawEmail);
-      const wait = await d.throttle.retryAfter(email, client.ip);
-      if (wait > 0) {
-        d.metrics.login('throttled');
-        await d.audit.record({ type: 'LOGIN_THROTTLED', email, ip: client.ip, requestId: client.requestId });
-        throw new TooManyRequestsError(wait, 'Too many failed logins; try again later', 'LOGIN_THROTTLED');
-      }
-      const entry = await d.db.withSystem((tx) => findDirectoryEntry(tx, email));
-      const user = await d.db.withTenant(entry?.tenantId ?? NO_TENANT, (tx) => findUser(tx, entry?.tenantId ?? NO_TENANT, entry?.userId ?? NO_USER));
-      const ok = await d.hasher.verify(password, user?.passwordHash);
-      if (!user || !ok) {
-        await d.throttle.recordFailure(email, client.ip);
-        d.metrics.login('failure');
-        await d.audit.record({
-          type: 'LOGIN_FAILED',
-          tenantId: user?.tenantId ?? null,
-          userId: user?.id ?? null,
-          email,
-          ip: client.ip,
-          requestId: client.requestId,
-          detail: { reason: user ? 'bad_password' : 'unknown_email' },
-        });
-        throw invalidCredentials();
-      }
-      await d.throttle.recordSuccess(email);
-      const succeeded: AuthEvent = { type: 'LOGIN_SUCCEEDED', tenantId: user.tenantId, userId: user.id, email, ip: client.ip, requestId: client.requestId };
-      const pair = await issue(user, randomUUID(), new Date(d.clock().getTime() + d.refreshTtlSeconds * 1000), succeeded);
-      d.metrics.login('success');
-      return pair;
-    },
-
-    async refresh(token, client) {
-      const tenantId = refreshTokenTenant(token);
-      if (!tenantId) throw invalidRefresh();
-      const hash = hashRefreshToken(token);
-      const now = d.clock();
-      const outcome = await d.db.withTenant(tenantId, async (tx) => {
-        const consumed = await consumeRefreshToken(tx, tenantId, hash, now);
-        if (consumed) {
-          const user = await findUser(tx, tenantId, consumed.userId);
-          if (!user) {
-            await revokeFamily(tx, tenantId, consumed.familyId, now);
-            return { kind: 'gone' as const };
-          }
-          return { kind: 'ok' as const, user, familyId: consumed.familyId, expiresAt: consumed.expiresAt };
-        }
-        const existing = await findRefreshToken(tx, tenantId, hash);
-        if (existing?.usedAt) {
-          // Reuse of a rotated token: someone holds a copy. Revoke the whole family and commit that.
-          const revoked = await revokeFamily(tx, tenantId, existing.familyId, now);
-          await d.audit.record(
-            { type: 'REFRESH_REUSED', tenantId, userId: existing.userId, ip: client.ip, requestId: client.requestId, detail: { familyId: existing.familyId, revoked } },
-            tx,
-          );
-          return { kind: 'reused' as const };
-        }
-        return { kind: 'invalid' as const };
+  async login(rawEmail: string, password: string, client: ClientInfo): Promise<TokenPair> {
+    const d = this.d;
+    assertPasswordLength(password);
+    const email = normaliseEmail(rawEmail);
+    const wait = await d.throttle.retryAfter(email, client.ip);
+    if (wait > 0) {
+      d.metrics.login('throttled');
+      await d.audit.record({ type: 'LOGIN_THROTTLED', email, ip: client.ip, requestId: client.requestId });
+      throw new TooManyRequestsError(wait, 'Too many failed logins; try again later', 'LOGIN_THROTTLED');
+    }
+    const entry = await d.db.withSystem((tx) => findDirectoryEntry(tx, email));
+    const user = await d.db.withTenant(entry?.tenantId ?? NO_TENANT, (tx) =>
+      findUser(tx, entry?.tenantId ?? NO_TENANT, entry?.userId ?? NO_USER),
+    );
+    const ok = await d.hasher.verify(password, user?.passwordHash);
+    if (!user || !ok) {
+      await d.throttle.recordFailure(email, client.ip);
+      d.metrics.login('failure');
+      await d.audit.record({
+        type: 'LOGIN_FAILED',
+        tenantId: user?.tenantId ?? null,
+        userId: user?.id ?? null,
+        email,
+        ip: client.ip,
+        requestId: client.requestId,
+        detail: { reason: user ? 'bad_password' : 'unknown_email' },
       });
-      if (outcome.kind !== 'ok') {
-        d.metrics.refresh(outcome.kind);
-        throw invalidRefresh();
-      }
-      const pair = await issue(outcome.user, outcome.familyId, outcome.expiresAt);
-      d.metrics.refresh('success');
-      return pair;
-    },
+      throw invalidCredentials();
+    }
+    await d.throttle.recordSuccess(email);
+    const succeeded: AuthEvent = {
+      type: 'LOGIN_SUCCEEDED',
+      tenantId: user.tenantId,
+      userId: user.id,
+      email,
+      ip: client.ip,
+      requestId: client.requestId,
+    };
+    const pair = await this.issue(
+      user,
+      randomUUID(),
+      new Date(d.clock().getTime() + d.refreshTtlSeconds * 1000),
+      succeeded,
+    );
+    d.metrics.login('success');
+    return pair;
+  }
 
-    async logout(token, client) {
-      const tenantId = refreshTokenTenant(token);
-      if (!tenantId) return;
-      const hash = hashRefreshToken(token);
-      await d.db.withTenant(tenantId, async (tx) => {
-        const existing = await findRefreshToken(tx, tenantId, hash);
-        if (!existing) return;
-        const revoked = await revokeFamily(tx, tenantId, existing.familyId, d.clock());
+  async refresh(token: string, client: ClientInfo): Promise<TokenPair> {
+    const d = this.d;
+    const tenantId = refreshTokenTenant(token);
+    if (!tenantId) throw invalidRefresh();
+    const hash = hashRefreshToken(token);
+    const now = d.clock();
+    const outcome = await d.db.withTenant(tenantId, async (tx) => {
+      const consumed = await consumeRefreshToken(tx, tenantId, hash, now);
+      if (consumed) {
+        const user = await findUser(tx, tenantId, consumed.userId);
+        if (!user) {
+          await revokeFamily(tx, tenantId, consumed.familyId, now);
+          return { kind: 'gone' as const };
+        }
+        return { kind: 'ok' as const, user, familyId: consumed.familyId, expiresAt: consumed.expiresAt };
+      }
+      const existing = await findRefreshToken(tx, tenantId, hash);
+      if (existing?.usedAt) {
+        // Reuse of a rotated token: someone holds a copy. Revoke the whole family and commit that.
+        const revoked = await revokeFamily(tx, tenantId, existing.familyId, now);
         await d.audit.record(
-          { type: 'LOGOUT', tenantId, userId: existing.userId, ip: client.ip, requestId: client.requestId, detail: { familyId: existing.familyId, revoked } },
+          {
+            type: 'REFRESH_REUSED',
+            tenantId,
+            userId: existing.userId,
+            ip: client.ip,
+            requestId: client.requestId,
+            detail: { familyId: existing.familyId, revoked },
+          },
           tx,
         );
-      });
-    },
-  };
+        return { kind: 'reused' as const };
+      }
+      return { kind: 'invalid' as const };
+    });
+    if (outcome.kind !== 'ok') {
+      d.metrics.refresh(outcome.kind);
+      throw invalidRefresh();
+    }
+    const pair = await this.issue(outcome.user, outcome.familyId, outcome.expiresAt);
+    d.metrics.refresh('success');
+    return pair;
+  }
+
+  async logout(token: string, client: ClientInfo): Promise<void> {
+    const d = this.d;
+    const tenantId = refreshTokenTenant(token);
+    if (!tenantId) return;
+    const hash = hashRefreshToken(token);
+    await d.db.withTenant(tenantId, async (tx) => {
+      const existing = await findRefreshToken(tx, tenantId, hash);
+      if (!existing) return;
+      const revoked = await revokeFamily(tx, tenantId, existing.familyId, d.clock());
+      await d.audit.record(
+        {
+          type: 'LOGOUT',
+          tenantId,
+          userId: existing.userId,
+          ip: client.ip,
+          requestId: client.requestId,
+          detail: { familyId: existing.familyId, revoked },
+        },
+        tx,
+      );
+    });
+  }
 }
 
 /** The `/auth/me` view of a verified principal. */
-export function describePrincipal(p: Principal): Record<string, unknown> {
+export function describePrincipal(p: Principal): Static<typeof CallerView> {
   return { userId: p.userId, email: p.email ?? null, tenantId: p.tenantId, roles: p.roles, scopes: p.scopes };
 }
 
 /** 404 for the built-in endpoints when an external identity provider is configured. */
 export function builtinDisabled(): AppError {
-  return new AppError('BUILTIN_AUTH_DISABLED', 'Login, refresh and logout are handled by the external identity provider', 404);
+  return new AppError(
+    'BUILTIN_AUTH_DISABLED',
+    'Login, refresh and logout are handled by the external identity provider',
+    404,
+  );
 }

@@ -1,4 +1,11 @@
-import { InMemoryWindowCounters, type WindowCounterStore } from '@care/service-kit';
+import {
+  connectRedis,
+  InMemoryWindowCounters,
+  RedisWindowCounters,
+  type Logger,
+  type WindowCounterStore,
+} from '@care/service-kit';
+import type { Config } from '../config';
 
 /** Settings of the login throttle (see docs/platform-auth.md, "Lockout policy"). */
 export interface LoginThrottleOptions {
@@ -57,4 +64,30 @@ export class LoginThrottle {
   async recordSuccess(email: string): Promise<void> {
     await this.store.remove(`fail:${email}`);
   }
+}
+
+/** The login throttle's counter store and how to release it. */
+export interface LoginCounters {
+  store: WindowCounterStore;
+  close(): Promise<void>;
+}
+
+/** Login throttle counts in Redis when `REDIS_URL` is set (shared by every replica, ADR 0009), else in process. */
+export function createLoginCounters(
+  config: Pick<Config, 'REDIS_URL'>,
+  logger: Logger,
+  clock: () => Date = () => new Date(),
+): LoginCounters {
+  if (!config.REDIS_URL)
+    return {
+      store: new InMemoryWindowCounters({ now: () => clock().getTime() }),
+      close: async () => undefined,
+    };
+  const client = connectRedis(config.REDIS_URL, logger, 'login throttle');
+  return {
+    store: new RedisWindowCounters(client, 'care:platform-auth:login:'),
+    close: async () => {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
 }

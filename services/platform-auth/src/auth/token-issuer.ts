@@ -1,7 +1,7 @@
-import { createHash, createSecretKey, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
-/** Settings of {@link createTokenIssuer}. */
+/** Settings of {@link TokenIssuer}. */
 export interface TokenIssuerOptions {
   secret: string;
   issuer: string;
@@ -18,23 +18,33 @@ export interface TokenSubject {
   roles: string[];
 }
 
-/** Issues HS256 access tokens and random refresh tokens. */
-export interface TokenIssuer {
-  /** Spec claims (sub, email, tenantId, roles, iat, exp) plus iss, aud and jti. */
-  accessToken(subject: TokenSubject): string;
-}
-
-/** Creates the builtin-mode token issuer. */
-export function createTokenIssuer(opts: TokenIssuerOptions): TokenIssuer {
+/** Issues the builtin mode's HS256 access tokens. */
+export class TokenIssuer {
   // Built once: jsonwebtoken would turn a string secret into a KeyObject on every call.
-  const key = createSecretKey(Buffer.from(opts.secret, 'utf8'));
-  return {
-    accessToken(s) {
-      const iat = Math.floor(opts.clock().getTime() / 1000);
-      const payload = { sub: s.userId, email: s.email, tenantId: s.tenantId, roles: s.roles, iat, exp: iat + opts.accessTtlSeconds };
-      return jwt.sign(payload, key, { algorithm: 'HS256', issuer: opts.issuer, audience: opts.audience, jwtid: randomUUID() });
-    },
-  };
+  private readonly key: KeyObject;
+
+  constructor(private readonly opts: TokenIssuerOptions) {
+    this.key = createSecretKey(Buffer.from(opts.secret, 'utf8'));
+  }
+
+  /** Claims sub, email, tenantId, roles, iat, exp plus iss, aud and jti (docs/platform-auth.md, Tokens). */
+  accessToken(s: TokenSubject): string {
+    const iat = Math.floor(this.opts.clock().getTime() / 1000);
+    const payload = {
+      sub: s.userId,
+      email: s.email,
+      tenantId: s.tenantId,
+      roles: s.roles,
+      iat,
+      exp: iat + this.opts.accessTtlSeconds,
+    };
+    return jwt.sign(payload, this.key, {
+      algorithm: 'HS256',
+      issuer: this.opts.issuer,
+      audience: this.opts.audience,
+      jwtid: randomUUID(),
+    });
+  }
 }
 
 /**

@@ -1,29 +1,33 @@
 import { Router } from 'express';
+import { pageOf, UuidParam, type KbSearchResult, type Static } from '@care/contracts';
 import { validate } from '@care/service-kit';
+import type { AppDeps } from '../app';
 import { contextOf } from '../security/request-context';
-import { pageOf, UuidParam } from '../shared/schemas';
 import { CreateDocument, ListDocumentsQuery, SearchQuery } from './kb.schemas';
-import type { KbService } from './kb.service';
 
-/** `/api/v1/kb`: the tenant's knowledge-base documents (GET: kb:read, others: kb:access). */
-export function createKbRouter(kb: KbService): Router {
+/** `/api/v1/kb`: the tenant's knowledge-base documents and passage search (GET: kb:read, others: kb:access). */
+export function kbRoutes({ kb }: Pick<AppDeps, 'kb'>): Router {
   const router = Router();
-  router.get('/documents', validate({ query: ListDocumentsQuery }), async (req, res) => {
+  router.get('/api/v1/kb/documents', validate({ query: ListDocumentsQuery }), async (req, res) => {
     const q = res.locals.query;
     res.json({ items: await kb.list(contextOf(req), { q: q.q, ...pageOf(q) }) });
   });
-  router.get('/search', validate({ query: SearchQuery }), async (req, res) => {
+  router.get('/api/v1/kb/search', validate({ query: SearchQuery }), async (req, res) => {
     const q = res.locals.query as { q: string; limit?: number };
-    res.json({ query: q.q, items: await kb.search(contextOf(req), q.q, q.limit ?? 10) });
+    const body: Static<typeof KbSearchResult> = {
+      query: q.q,
+      items: await kb.search(contextOf(req), q.q, q.limit ?? 10),
+    };
+    res.json(body);
   });
-  router.post('/documents', validate({ body: CreateDocument }), async (req, res) => {
+  router.post('/api/v1/kb/documents', validate({ body: CreateDocument }), async (req, res) => {
     const doc = await kb.create(contextOf(req), req.body);
     res.status(201).location(`/api/v1/kb/documents/${doc.id}`).json(doc);
   });
-  router.get('/documents/:id', validate({ params: UuidParam }), async (req, res) => {
+  router.get('/api/v1/kb/documents/:id', validate({ params: UuidParam }), async (req, res) => {
     res.json(await kb.get(contextOf(req), req.params.id as string));
   });
-  router.delete('/documents/:id', validate({ params: UuidParam }), async (req, res) => {
+  router.delete('/api/v1/kb/documents/:id', validate({ params: UuidParam }), async (req, res) => {
     await kb.remove(contextOf(req), req.params.id as string);
     res.status(204).end();
   });

@@ -1,5 +1,4 @@
-import { Type, type Static } from '@care/contracts';
-import { Paging } from '../shared/schemas';
+import { Paging, Type, type Static } from '@care/contracts';
 
 /** POST /api/v1/kb/documents. */
 export const CreateDocument = Type.Object(
@@ -7,7 +6,9 @@ export const CreateDocument = Type.Object(
     title: Type.String({ minLength: 1, maxLength: 300 }),
     content: Type.String({ minLength: 1, maxLength: 500_000 }),
     contentType: Type.Optional(Type.Union([Type.Literal('text/plain'), Type.Literal('text/markdown')])),
-    tags: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' }), { maxItems: 20, uniqueItems: true })),
+    tags: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' }), { maxItems: 20, uniqueItems: true }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -15,7 +16,10 @@ export const CreateDocument = Type.Object(
 export type CreateDocument = Static<typeof CreateDocument>;
 
 /** GET /api/v1/kb/documents query. */
-export const ListDocumentsQuery = Type.Object({ q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...Paging }, { additionalProperties: false });
+export const ListDocumentsQuery = Type.Object(
+  { q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...Paging },
+  { additionalProperties: false },
+);
 
 /** GET /api/v1/kb/search query. */
 export const SearchQuery = Type.Object(

@@ -1,17 +1,7 @@
 import { candidatesFor, rankPassages } from '@care/passage-rank';
 import type { Logger } from '@care/service-kit';
 
-/** Pushes knowledge-base documents into the memory service so agents can recall them. */
-export interface MemoryIndexer {
-  /** Best effort: true when every chunk was accepted. Never throws. */
-  index(tenantId: string, doc: { id: string; title: string; content: string; tags: string[] }): Promise<boolean>;
-  /** Best effort removal of the chunks of a document. Never throws. */
-  remove(tenantId: string, doc: { id: string; title: string; content: string }): Promise<void>;
-  /** The tenant's passages that best answer `query` (the memory service's recall, filtered to `kb`, re-ranked); throws when unreachable. */
-  search(tenantId: string, query: string, limit: number): Promise<KbHit[]>;
-}
-
-/** Settings of {@link createMemoryIndexer}. */
+/** Settings of {@link MemoryIndexer}. */
 export interface MemoryIndexerOptions {
   baseUrl: string;
   apiKey?: string;
@@ -21,7 +11,7 @@ export interface MemoryIndexerOptions {
 }
 
 /** Upper bound of one passage's body: a few sentences, what a sentence encoder reads whole (ADR 0107). */
-export const PASSAGE_CHARS = 700;
+const PASSAGE_CHARS = 700;
 
 /** One passage of a document, ready to be remembered: the document's title first, then the passage. */
 export interface KbPassage {
@@ -87,17 +77,23 @@ export interface KbHit {
 }
 
 /** Reads a recalled knowledge-base memory back into document id, passage number, title and passage text. */
-export function toKbHit(m: { id?: unknown; text?: unknown; score?: unknown }): KbHit | undefined {
+function toKbHit(m: { id?: unknown; text?: unknown; score?: unknown }): KbHit | undefined {
   const id = /^kb:([0-9a-f-]{36}):(\d+)$/.exec(String(m.id ?? ''));
   if (!id || typeof m.text !== 'string') return undefined;
   const [title, ...rest] = m.text.split('\n\n');
-  return { documentId: id[1], passage: Number(id[2]), title: title.trim(), text: rest.join('\n\n').trim(), score: Number(m.score ?? 0) };
+  return {
+    documentId: id[1],
+    passage: Number(id[2]),
+    title: title.trim(),
+    text: rest.join('\n\n').trim(),
+    score: Number(m.score ?? 0),
+  };
 }
 
 const chunkId = (docId: string, i: number) => `kb:${docId}:${i}`;
 
 /** Passages per batch remember call (the memory service takes up to 64; ADR 0109). */
-export const INDEX_BATCH = 16;
+const INDEX_BATCH = 16;
 
 /** Settings of the indexer's writes (ADR 0109); defaults are what production uses. */
 export interface IndexWriteOptions {
@@ -112,7 +108,12 @@ export interface IndexWriteOptions {
 }
 
 /** Default write settings. */
-export const INDEX_WRITE_DEFAULTS: IndexWriteOptions = { writeTimeoutMs: 30_000, attempts: 4, backoffMs: 500, concurrency: 2 };
+const INDEX_WRITE_DEFAULTS: IndexWriteOptions = {
+  writeTimeoutMs: 30_000,
+  attempts: 4,
+  backoffMs: 500,
+  concurrency: 2,
+};
 
 /** A FIFO limit on concurrent tasks: a timeout starts when a call is sent, not while it queues behind others. */
 function limiter(max: number) {
@@ -132,110 +133,168 @@ function limiter(max: number) {
 }
 
 /** Whether another attempt may succeed: timeouts, connection failures, 429 and 5xx; a 4xx refusal will not change. */
-const retryable = (outcome: number | Error) => (outcome instanceof Error ? true : outcome === 429 || outcome >= 500);
+const retryable = (outcome: number | Error) =>
+  outcome instanceof Error ? true : outcome === 429 || outcome >= 500;
+
+type IndexItem = { id: string; text: string; type: string; source: string; tags: string[] };
 
 /**
+ * Pushes knowledge-base documents into the memory service so agents can recall them, and searches them there.
  * Indexes through the memory service's batch remember (`POST /api/v1/memory/remember/batch`, ADR 0109), which
  * embeds the passages itself in one model call; a memory service without it (404/405) gets one `remember` per
  * passage. `POST /api/v1/memory` would need a vector this service cannot compute. The tenant is the memory
  * partition (`X-Tenant-Id`). Writes are retried with backoff and limited in number, so a burst of uploads queues
  * here instead of timing out there; a document whose passages cannot all be stored is removed again and FAILED.
  */
-export function createMemoryIndexer(o: MemoryIndexerOptions & Partial<IndexWriteOptions>): MemoryIndexer {
-  const f = o.fetchImpl ?? fetch;
-  const w: IndexWriteOptions = {
-    writeTimeoutMs: o.writeTimeoutMs ?? INDEX_WRITE_DEFAULTS.writeTimeoutMs,
-    attempts: o.attempts ?? INDEX_WRITE_DEFAULTS.attempts,
-    backoffMs: o.backoffMs ?? INDEX_WRITE_DEFAULTS.backoffMs,
-    concurrency: o.concurrency ?? INDEX_WRITE_DEFAULTS.concurrency,
-  };
-  const base = o.baseUrl.replace(/\/+$/, '');
-  const headers = (tenantId: string) => ({
-    'content-type': 'application/json',
-    'x-tenant-id': tenantId,
-    ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}),
-  });
-  const call = async (tenantId: string, method: string, path: string, body?: unknown, timeoutMs = o.timeoutMs) => {
-    const res = await f(`${base}${path}`, { method, headers: headers(tenantId), body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+export class MemoryIndexer {
+  private readonly f: typeof fetch;
+  private readonly w: IndexWriteOptions;
+  private readonly base: string;
+  private readonly slot: ReturnType<typeof limiter>;
+  private batchMissing = false;
+
+  constructor(private readonly o: MemoryIndexerOptions & Partial<IndexWriteOptions>) {
+    this.f = o.fetchImpl ?? fetch;
+    this.w = {
+      writeTimeoutMs: o.writeTimeoutMs ?? INDEX_WRITE_DEFAULTS.writeTimeoutMs,
+      attempts: o.attempts ?? INDEX_WRITE_DEFAULTS.attempts,
+      backoffMs: o.backoffMs ?? INDEX_WRITE_DEFAULTS.backoffMs,
+      concurrency: o.concurrency ?? INDEX_WRITE_DEFAULTS.concurrency,
+    };
+    this.base = o.baseUrl.replace(/\/+$/, '');
+    this.slot = limiter(this.w.concurrency);
+  }
+
+  /** Best effort: true when every chunk was accepted. Never throws. */
+  async index(
+    tenantId: string,
+    doc: { id: string; title: string; content: string; tags: string[] },
+  ): Promise<boolean> {
+    const tags = ['kb', ...doc.tags.slice(0, 48), `kbdoc:${doc.id}`];
+    const items = chunkDocument(doc.title, doc.content).map(({ index: i, text }) => ({
+      id: chunkId(doc.id, i),
+      text,
+      type: 'SEMANTIC',
+      source: 'DOCUMENT',
+      tags,
+    }));
+    for (let i = 0; i < items.length; i += INDEX_BATCH) {
+      const outcome = await this.store(tenantId, items.slice(i, i + INDEX_BATCH));
+      if (outcome instanceof Error || outcome >= 300) {
+        this.o.logger.warn(
+          {
+            docId: doc.id,
+            ...(outcome instanceof Error ? { err: outcome.message } : { status: outcome }),
+            attempts: this.w.attempts,
+          },
+          'memory service did not store a knowledge-base document; it is FAILED',
+        );
+        // Passages stored by earlier batches would make a FAILED document half-recallable.
+        if (i > 0) await this.removeAll(tenantId, doc.id, i);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Best effort removal of the chunks of a document. Never throws. */
+  async remove(tenantId: string, doc: { id: string; title: string; content: string }): Promise<void> {
+    await this.removeAll(tenantId, doc.id, chunkDocument(doc.title, doc.content).length);
+  }
+
+  /** The tenant's passages that best answer `query` (the memory service's recall, filtered to `kb`, re-ranked); throws when unreachable. */
+  async search(tenantId: string, query: string, limit: number): Promise<KbHit[]> {
+    const res = await this.f(`${this.base}/api/v1/memory/recall`, {
+      method: 'POST',
+      headers: this.headers(tenantId),
+      body: JSON.stringify({ query, topK: candidatesFor(limit), filter: { tagsAny: ['kb'] } }),
+      signal: AbortSignal.timeout(this.o.timeoutMs),
+    });
+    if (!res.ok) {
+      await res.arrayBuffer();
+      throw new Error(`memory service answered ${res.status}`);
+    }
+    const body = (await res.json()) as { results?: unknown[] };
+    // Re-ranked by the title's match to the question (ADR 0422), the same order the chat's sources follow.
+    const recalled = (Array.isArray(body.results) ? body.results : []).filter(
+      (m): m is { text: string; score?: number } => typeof (m as { text?: unknown }).text === 'string',
+    );
+    return rankPassages(query, recalled)
+      .flatMap((m) => toKbHit({ ...m, score: Math.round(m.rank * 1e4) / 1e4 }) ?? [])
+      .slice(0, limit);
+  }
+
+  private headers(tenantId: string): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      'x-tenant-id': tenantId,
+      ...(this.o.apiKey ? { 'x-api-key': this.o.apiKey } : {}),
+    };
+  }
+
+  private async call(
+    tenantId: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    timeoutMs = this.o.timeoutMs,
+  ): Promise<number> {
+    const res = await this.f(`${this.base}${path}`, {
+      method,
+      headers: this.headers(tenantId),
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await res.arrayBuffer();
     return res.status;
-  };
-  const slot = limiter(w.concurrency);
+  }
+
   /** One write with retries: the final status, or the last error when no attempt got an answer. */
-  const write = async (tenantId: string, path: string, body: unknown): Promise<number | Error> => {
+  private async write(tenantId: string, path: string, body: unknown): Promise<number | Error> {
+    const w = this.w;
     let outcome: number | Error = new Error('not attempted');
     for (let attempt = 1; attempt <= w.attempts; attempt++) {
       try {
-        outcome = await slot(() => call(tenantId, 'POST', path, body, w.writeTimeoutMs));
+        outcome = await this.slot(() => this.call(tenantId, 'POST', path, body, w.writeTimeoutMs));
       } catch (err) {
         outcome = err instanceof Error ? err : new Error(String(err));
       }
       if (!(outcome instanceof Error) && outcome < 300) return outcome;
       if (attempt === w.attempts || !retryable(outcome)) break;
-      o.logger.info({ attempt, outcome: outcome instanceof Error ? outcome.message : outcome, path }, 'retrying a knowledge-base write to the memory service');
+      this.o.logger.info(
+        { attempt, outcome: outcome instanceof Error ? outcome.message : outcome, path },
+        'retrying a knowledge-base write to the memory service',
+      );
       await new Promise((r) => setTimeout(r, w.backoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() / 2)));
     }
     return outcome;
-  };
-  let batchMissing = false;
-  /** Stores the passages; true when every one is stored. A retried single remember answering 409 was stored by an earlier attempt. */
-  const store = async (tenantId: string, items: Array<{ id: string; text: string; type: string; source: string; tags: string[] }>): Promise<number | Error> => {
-    if (!batchMissing) {
-      const outcome = await write(tenantId, '/api/v1/memory/remember/batch', { items });
+  }
+
+  /** Stores the passages; 200 when every one is stored. A retried single remember answering 409 was stored by an earlier attempt. */
+  private async store(tenantId: string, items: IndexItem[]): Promise<number | Error> {
+    if (!this.batchMissing) {
+      const outcome = await this.write(tenantId, '/api/v1/memory/remember/batch', { items });
       if (outcome !== 404 && outcome !== 405) return outcome;
-      batchMissing = true;
+      this.batchMissing = true;
     }
     for (const item of items) {
-      const outcome = await write(tenantId, '/api/v1/memory/remember', item);
+      const outcome = await this.write(tenantId, '/api/v1/memory/remember', item);
       if (outcome instanceof Error || (outcome >= 300 && outcome !== 409)) return outcome;
     }
     return 200;
-  };
-  const removeAll = async (tenantId: string, docId: string, chunks: number) => {
+  }
+
+  private async removeAll(tenantId: string, docId: string, chunks: number): Promise<void> {
     for (let i = 0; i < chunks; i++) {
       try {
-        await call(tenantId, 'DELETE', `/api/v1/memory/${encodeURIComponent(chunkId(docId, i))}`);
+        await this.call(tenantId, 'DELETE', `/api/v1/memory/${encodeURIComponent(chunkId(docId, i))}`);
       } catch (err) {
-        o.logger.warn({ err: err instanceof Error ? err.message : String(err), docId }, 'memory service unreachable while removing');
+        this.o.logger.warn(
+          { err: err instanceof Error ? err.message : String(err), docId },
+          'memory service unreachable while removing',
+        );
         return;
       }
     }
-  };
-  return {
-    async index(tenantId, doc) {
-      const tags = ['kb', ...doc.tags.slice(0, 48), `kbdoc:${doc.id}`];
-      const items = chunkDocument(doc.title, doc.content).map(({ index: i, text }) => ({ id: chunkId(doc.id, i), text, type: 'SEMANTIC', source: 'DOCUMENT', tags }));
-      for (let i = 0; i < items.length; i += INDEX_BATCH) {
-        const outcome = await store(tenantId, items.slice(i, i + INDEX_BATCH));
-        if (outcome instanceof Error || outcome >= 300) {
-          o.logger.warn({ docId: doc.id, ...(outcome instanceof Error ? { err: outcome.message } : { status: outcome }), attempts: w.attempts }, 'memory service did not store a knowledge-base document; it is FAILED');
-          // Passages stored by earlier batches would make a FAILED document half-recallable.
-          if (i > 0) await removeAll(tenantId, doc.id, i);
-          return false;
-        }
-      }
-      return true;
-    },
-    async remove(tenantId, doc) {
-      await removeAll(tenantId, doc.id, chunkDocument(doc.title, doc.content).length);
-    },
-    async search(tenantId, query, limit) {
-      const res = await f(`${base}/api/v1/memory/recall`, {
-        method: 'POST',
-        headers: headers(tenantId),
-        body: JSON.stringify({ query, topK: candidatesFor(limit), filter: { tagsAny: ['kb'] } }),
-        signal: AbortSignal.timeout(o.timeoutMs),
-      });
-      if (!res.ok) {
-        await res.arrayBuffer();
-        throw new Error(`memory service answered ${res.status}`);
-      }
-      const body = (await res.json()) as { results?: unknown[] };
-      // Re-ranked by the title's match to the question (ADR 0422), the same order the chat's sources follow.
-      const recalled = (Array.isArray(body.results) ? body.results : []).filter((m): m is { text: string; score?: number } => typeof (m as { text?: unknown }).text === 'string');
-      return rankPassages(query, recalled)
-        .flatMap((m) => toKbHit({ ...m, score: Math.round(m.rank * 1e4) / 1e4 }) ?? [])
-        .slice(0, limit);
-    },
-  };
+  }
 }

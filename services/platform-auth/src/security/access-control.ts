@@ -1,5 +1,11 @@
 import type { RequestHandler } from 'express';
-import { AppError, ForbiddenError, readBearerToken, UnauthorizedError, type AccessTokenVerifier } from '@care/service-kit';
+import {
+  AppError,
+  ForbiddenError,
+  readBearerToken,
+  UnauthorizedError,
+  type AccessTokenVerifier,
+} from '@care/service-kit';
 import { canonicalizePath } from './path-canonical';
 import { compilePattern, matchesPattern } from './path-pattern';
 import type { ScopeMap } from './scope-map';
@@ -16,15 +22,15 @@ export interface AccessControlOptions {
 }
 
 /**
- * Spec rule 2: no authentication and no scope check. Endpoints there that need a caller check the token. Plus the
- * service's own OpenAPI document (ADR 0014): that one exact path only.
+ * Open paths (docs/platform-auth.md, Request pipeline, step 3): no authentication and no scope check. Endpoints
+ * there that need a caller check the token. Plus the service's own OpenAPI document (ADR 0014): that one exact path.
  */
-export const OPEN_PATHS = ['/api/v1/auth/**', '/actuator/**', '/openapi.json'].map(compilePattern);
-/** Spec rule 3: open "at the chain level": no 401 for anonymous callers, but the scope check still applies. */
-export const CHAIN_OPEN_PATHS = ['/api/v1/chat/**', '/api/v1/workflow/**', '/api/v1/kb/**'].map(compilePattern);
+const OPEN_PATHS = ['/api/v1/auth/**', '/actuator/**', '/openapi.json'].map(compilePattern);
+/** Chain-open areas (step 4): no 401 for anonymous callers, but the scope check still applies. */
+const CHAIN_OPEN_PATHS = ['/api/v1/chat/**', '/api/v1/workflow/**', '/api/v1/kb/**'].map(compilePattern);
 
 /**
- * The request pipeline of the spec, in order: path firewall, JWT filter (security + tenant context on
+ * The request pipeline (docs/platform-auth.md, Request pipeline; ADR 0102), in order: path firewall, JWT filter (security + tenant context on
  * `req.principal`), open paths (where a bad token is remembered in `res.locals.authError`, not fatal),
  * authentication required outside the chain-open areas, then the scope check
  * against the path-scope map (deny when no mapping). Missing or invalid token: 401 with
@@ -38,7 +44,12 @@ export function accessControl(options: AccessControlOptions): RequestHandler {
 
     async function decide(): Promise<void> {
       const canonical = canonicalizePath(req.path);
-      if (!canonical.ok) throw new AppError('NON_CANONICAL_PATH', `The request path is not in canonical form (${canonical.reason})`, 400);
+      if (!canonical.ok)
+        throw new AppError(
+          'NON_CANONICAL_PATH',
+          `The request path is not in canonical form (${canonical.reason})`,
+          400,
+        );
       const path = canonical.path;
       res.locals.canonicalPath = path;
       if (OPEN_PATHS.some((p) => matchesPattern(p, path))) {
@@ -54,7 +65,8 @@ export function accessControl(options: AccessControlOptions): RequestHandler {
       }
       const token = readBearerToken(req.headers.authorization);
       if (token !== undefined) req.principal = await options.verifier.verify(token);
-      if (!req.principal && !CHAIN_OPEN_PATHS.some((p) => matchesPattern(p, path))) throw new UnauthorizedError();
+      if (!req.principal && !CHAIN_OPEN_PATHS.some((p) => matchesPattern(p, path)))
+        throw new UnauthorizedError();
       const mapping = (await options.scopeMap.get()).find(req.method, path);
       if (!mapping) throw new ForbiddenError('No access rule covers this request', 'NO_SCOPE_MAPPING');
       if (!req.principal?.scopes.includes(mapping.requiredScope)) {

@@ -1,6 +1,6 @@
 import { compareSpecificity, compilePattern, matchesPattern, type PathPattern } from './path-pattern';
 
-/** One row of the path-scope map (spec: Scope mapping). */
+/** One row of the path-scope map (ADR 0102). */
 export interface ScopeMappingRow {
   path: string;
   method: string;
@@ -30,15 +30,11 @@ export class ScopeMap {
     });
   }
 
-  /** The rows the map was built from. */
-  list(): ScopeMappingRow[] {
-    return this.rows.map(({ path, method, requiredScope }) => ({ path, method, requiredScope }));
-  }
-
   /** The mapping that governs `method` on a canonical path, or undefined. */
   find(method: string, canonicalPath: string): ScopeMappingRow | undefined {
     const m = method.toUpperCase();
-    const rank = (row: Compiled) => (row.method === m ? 0 : m === 'HEAD' && row.method === 'GET' ? 1 : row.method === 'ALL' ? 2 : -1);
+    const rank = (row: Compiled) =>
+      row.method === m ? 0 : m === 'HEAD' && row.method === 'GET' ? 1 : row.method === 'ALL' ? 2 : -1;
     let best: Compiled | undefined;
     for (const row of this.rows) {
       if (rank(row) < 0 || !matchesPattern(row.pattern, canonicalPath)) continue;

@@ -1,17 +1,17 @@
 import { Router } from 'express';
 import { validate } from '@care/service-kit';
+import type { AppDeps } from '../app';
 import { contextOf } from '../security/request-context';
 import { ConfigPatch } from './tenant-config.schemas';
-import type { TenantConfigService } from './tenant-config.service';
 
 /** `/api/v1/config`: GET (config:read) and PATCH (admin:config) of the caller's tenant settings and branding. */
-export function createTenantConfigRouter(config: TenantConfigService): Router {
+export function tenantConfigRoutes({ tenantConfig }: Pick<AppDeps, 'tenantConfig'>): Router {
   const router = Router();
-  router.get('/', async (req, res) => {
-    res.json(await config.get(contextOf(req)));
+  router.get('/api/v1/config', async (req, res) => {
+    res.json(await tenantConfig.get(contextOf(req)));
   });
-  router.patch('/', validate({ body: ConfigPatch }), async (req, res) => {
-    res.json(await config.patch(contextOf(req), req.body));
+  router.patch('/api/v1/config', validate({ body: ConfigPatch }), async (req, res) => {
+    res.json(await tenantConfig.patch(contextOf(req), req.body));
   });
   return router;
 }

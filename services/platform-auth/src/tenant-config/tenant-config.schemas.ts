@@ -9,13 +9,10 @@ const brandingFields = {
   supportEmail: Type.String({ format: 'email', maxLength: 320 }),
 };
 
-/** Branding as stored and returned. */
-export const Branding = Type.Partial(Type.Object(brandingFields, { additionalProperties: false }));
-/** Branding. */
-export type Branding = Static<typeof Branding>;
-
 const nullable = <T extends Record<string, ReturnType<typeof Type.String>>>(fields: T) =>
-  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(Type.Union([v, Type.Null()]))]));
+  Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [k, Type.Optional(Type.Union([v, Type.Null()]))]),
+  );
 
 /**
  * PATCH /api/v1/config: JSON merge patch (RFC 7396) of `settings` (free-form, keys of letters, digits, `._-`)
@@ -24,7 +21,10 @@ const nullable = <T extends Record<string, ReturnType<typeof Type.String>>>(fiel
 export const ConfigPatch = Type.Object(
   {
     settings: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }), Type.Unknown(), { maxProperties: 100, additionalProperties: false }),
+      Type.Record(Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }), Type.Unknown(), {
+        maxProperties: 100,
+        additionalProperties: false,
+      }),
     ),
     branding: Type.Optional(Type.Object(nullable(brandingFields), { additionalProperties: false })),
   },

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import type { Logger } from '@care/service-kit';
 import type { AuditTrail } from '../audit/audit.service';
-import { normaliseEmail } from '../auth/auth.service';
-import { assertNewPassword, type PasswordHasher } from '../auth/password-hasher';
+import { assertNewPassword, type PasswordHasher } from './password-hasher';
 import { ensureTenant } from '../tenants/tenants.repository';
-import { sqlState, UNIQUE_VIOLATION } from '../shared/db-errors';
-import { countAllUsers, insertUser } from './users.repository';
+import { sqlState, UNIQUE_VIOLATION } from '../db/db-errors';
+import { countAllUsers, insertUser, normaliseEmail } from './users.repository';
 
 /** Settings of {@link bootstrapAdmin}. */
 export interface BootstrapOptions {
@@ -20,7 +19,10 @@ export interface BootstrapOptions {
  * Returns whether one was created. Runs on the system path: there is no tenant context before the first user.
  * Two replicas starting together cannot both create it: the email is the directory's primary key.
  */
-export async function bootstrapAdmin(d: { db: Database; hasher: PasswordHasher; audit: AuditTrail; logger: Logger; clock: () => Date }, o: BootstrapOptions): Promise<boolean> {
+export async function bootstrapAdmin(
+  d: { db: Database; hasher: PasswordHasher; audit: AuditTrail; logger: Logger; clock: () => Date },
+  o: BootstrapOptions,
+): Promise<boolean> {
   if (!o.email || !o.password) return false;
   if ((await d.db.withSystem(countAllUsers)) > 0) return false;
   assertNewPassword(o.password);
@@ -32,7 +34,15 @@ export async function bootstrapAdmin(d: { db: Database; hasher: PasswordHasher; 
     .withSystem(async (tx) => {
       if ((await countAllUsers(tx)) > 0) return false;
       await ensureTenant(tx, o.tenantId, o.tenantId, now);
-      await insertUser(tx, { tenantId: o.tenantId, id, email, passwordHash, roles: ['PLATFORM_ADMIN'], createdAt: now, updatedAt: now });
+      await insertUser(tx, {
+        tenantId: o.tenantId,
+        id,
+        email,
+        passwordHash,
+        roles: ['PLATFORM_ADMIN'],
+        createdAt: now,
+        updatedAt: now,
+      });
       await d.audit.record({ type: 'BOOTSTRAP_ADMIN_CREATED', tenantId: o.tenantId, userId: id, email }, tx);
       return true;
     })

@@ -19,9 +19,17 @@ export interface DirectoryEntry {
   userId: string;
 }
 
+/** Emails are stored and compared case-insensitively and without surrounding blanks. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 /** Finds the tenant and user of a (normalised) email. */
 export async function findDirectoryEntry(tx: Tx, email: string): Promise<DirectoryEntry | undefined> {
-  const [row] = await tx.select({ tenantId: loginDirectory.tenantId, userId: loginDirectory.userId }).from(loginDirectory).where(eq(loginDirectory.email, email));
+  const [row] = await tx
+    .select({ tenantId: loginDirectory.tenantId, userId: loginDirectory.userId })
+    .from(loginDirectory)
+    .where(eq(loginDirectory.email, email));
   return row;
 }
 
@@ -33,13 +41,26 @@ export async function countAllUsers(tx: Tx): Promise<number> {
 
 /** One user of the tenant. */
 export async function findUser(tx: Tx, tenantId: string, id: string): Promise<UserRecord | undefined> {
-  const [row] = await tx.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, id)));
+  const [row] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, id)));
   return row;
 }
 
 /** A page of the tenant's users, oldest first. */
-export async function listUsers(tx: Tx, tenantId: string, page: { limit: number; offset: number }): Promise<UserRecord[]> {
-  return tx.select().from(users).where(eq(users.tenantId, tenantId)).orderBy(asc(users.createdAt), asc(users.id)).limit(page.limit).offset(page.offset);
+export async function listUsers(
+  tx: Tx,
+  tenantId: string,
+  page: { limit: number; offset: number },
+): Promise<UserRecord[]> {
+  return tx
+    .select()
+    .from(users)
+    .where(eq(users.tenantId, tenantId))
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /** Inserts the user and its directory entry in the same (tenant) transaction. */
@@ -55,14 +76,23 @@ export async function updateUser(
   id: string,
   change: Partial<Pick<UserRecord, 'passwordHash' | 'roles'>> & { updatedAt: Date },
 ): Promise<UserRecord | undefined> {
-  const [row] = await tx.update(users).set(change).where(and(eq(users.tenantId, tenantId), eq(users.id, id))).returning();
+  const [row] = await tx
+    .update(users)
+    .set(change)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
+    .returning();
   return row;
 }
 
 /** Deletes the user and its directory entry; its refresh tokens go with it (foreign key cascade). */
 export async function deleteUser(tx: Tx, tenantId: string, id: string): Promise<boolean> {
-  const deleted = await tx.delete(users).where(and(eq(users.tenantId, tenantId), eq(users.id, id))).returning({ id: users.id });
+  const deleted = await tx
+    .delete(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
+    .returning({ id: users.id });
   if (!deleted.length) return false;
-  await tx.delete(loginDirectory).where(and(eq(loginDirectory.tenantId, tenantId), eq(loginDirectory.userId, id)));
+  await tx
+    .delete(loginDirectory)
+    .where(and(eq(loginDirectory.tenantId, tenantId), eq(loginDirectory.userId, id)));
   return true;
 }

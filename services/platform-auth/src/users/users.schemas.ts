@@ -1,5 +1,4 @@
-import { RoleSchema, Type, type Static } from '@care/contracts';
-import { Paging, TenantId } from '../shared/schemas';
+import { Paging, RoleSchema, TenantId, Type, type Static } from '@care/contracts';
 
 const Roles = Type.Array(RoleSchema, { minItems: 1, maxItems: 4, uniqueItems: true });
 
@@ -25,6 +24,9 @@ export const UpdateUserRequest = Type.Object(
 export type UpdateUserRequest = Static<typeof UpdateUserRequest>;
 
 /** Query of the users endpoints: a PLATFORM_ADMIN may name another tenant. */
-export const UsersQuery = Type.Object({ tenantId: Type.Optional(TenantId), ...Paging }, { additionalProperties: false });
+export const UsersQuery = Type.Object(
+  { tenantId: Type.Optional(TenantId), ...Paging },
+  { additionalProperties: false },
+);
 /** Query of one user. */
 export const UserQuery = Type.Object({ tenantId: Type.Optional(TenantId) }, { additionalProperties: false });

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@care/contracts';
+import { Paging, Type, type Static } from '@care/contracts';
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' });
 
@@ -28,6 +28,12 @@ export const CreateWorkflow = Type.Object(definition, { additionalProperties: fa
 export type CreateWorkflow = Static<typeof CreateWorkflow>;
 
 /** PUT /api/v1/workflow/{id}: the full definition plus the version being replaced (optimistic locking). */
-export const ReplaceWorkflow = Type.Object({ ...definition, version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export const ReplaceWorkflow = Type.Object(
+  { ...definition, version: Type.Integer({ minimum: 1 }) },
+  { additionalProperties: false },
+);
 /** Replace body. */
 export type ReplaceWorkflow = Static<typeof ReplaceWorkflow>;
+
+/** GET /api/v1/workflow query. */
+export const ListQuery = Type.Object(Paging, { additionalProperties: false });

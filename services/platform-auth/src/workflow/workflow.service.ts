@@ -1,22 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
+import type { Static, WorkflowView as WorkflowViewSchema } from '@care/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
+import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from '../db/db-errors';
 import type { RequestContext } from '../security/request-context';
-import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from '../shared/db-errors';
-import { deleteWorkflow, findWorkflow, insertWorkflow, listWorkflows, replaceWorkflow, type WorkflowRecord } from './workflow.repository';
+import {
+  deleteWorkflow,
+  findWorkflow,
+  insertWorkflow,
+  listWorkflows,
+  replaceWorkflow,
+  type WorkflowRecord,
+} from './workflow.repository';
 import type { CreateWorkflow, ReplaceWorkflow, WorkflowStep } from './workflow.schemas';
 
-/** API view of a workflow. */
-export type WorkflowView = Omit<WorkflowRecord, 'createdAt' | 'updatedAt' | 'description'> & { description?: string; createdAt: string; updatedAt: string };
-
-/** Care-workflow definitions of the caller's tenant. */
-export interface WorkflowService {
-  list(ctx: RequestContext, page: { limit: number; offset: number }): Promise<WorkflowView[]>;
-  get(ctx: RequestContext, id: string): Promise<WorkflowView>;
-  create(ctx: RequestContext, body: CreateWorkflow): Promise<WorkflowView>;
-  replace(ctx: RequestContext, id: string, body: ReplaceWorkflow): Promise<WorkflowView>;
-  remove(ctx: RequestContext, id: string): Promise<void>;
-}
+type WorkflowView = Static<typeof WorkflowViewSchema>;
 
 const view = ({ description, createdAt, updatedAt, ...rest }: WorkflowRecord): WorkflowView => ({
   ...rest,
@@ -27,7 +25,7 @@ const view = ({ description, createdAt, updatedAt, ...rest }: WorkflowRecord): W
 const notFound = () => new NotFoundError('No such workflow', 'WORKFLOW_NOT_FOUND');
 
 /** Step ids are unique and every `next` names a step of the same workflow. */
-export function checkSteps(steps: readonly WorkflowStep[]): void {
+function checkSteps(steps: readonly WorkflowStep[]): void {
   const ids = new Set<string>();
   const issues: { pointer: string; detail: string }[] = [];
   steps.forEach((s, i) => {
@@ -39,48 +37,83 @@ export function checkSteps(steps: readonly WorkflowStep[]): void {
       if (!ids.has(n)) issues.push({ pointer: `/steps/${i}/next/${j}`, detail: `no step with id ${n}` });
     }),
   );
-  if (issues.length) throw new ValidationError('The workflow steps are inconsistent', issues, 'INVALID_WORKFLOW');
+  if (issues.length)
+    throw new ValidationError('The workflow steps are inconsistent', issues, 'INVALID_WORKFLOW');
 }
 
 function translate(err: unknown, tenantId: string): unknown {
-  if (sqlState(err) === UNIQUE_VIOLATION) return new ConflictError('A workflow with this name exists', 'WORKFLOW_NAME_TAKEN');
-  if (sqlState(err) === FOREIGN_KEY_VIOLATION) return new NotFoundError(`Tenant ${tenantId} is not registered; a platform administrator must create it`, 'TENANT_NOT_FOUND');
+  if (sqlState(err) === UNIQUE_VIOLATION)
+    return new ConflictError('A workflow with this name exists', 'WORKFLOW_NAME_TAKEN');
+  if (sqlState(err) === FOREIGN_KEY_VIOLATION)
+    return new NotFoundError(
+      `Tenant ${tenantId} is not registered; a platform administrator must create it`,
+      'TENANT_NOT_FOUND',
+    );
   return err;
 }
 
-/** Creates the workflow service; every query runs in the caller's tenant transaction. */
-export function createWorkflowService(d: { db: Database; clock: () => Date }): WorkflowService {
-  return {
-    list: (ctx, page) => d.db.withTenant(ctx.tenantId, async (tx) => (await listWorkflows(tx, ctx.tenantId, page)).map(view)),
-    get: (ctx, id) =>
-      d.db.withTenant(ctx.tenantId, async (tx) => {
-        const w = await findWorkflow(tx, ctx.tenantId, id);
-        if (!w) throw notFound();
-        return view(w);
-      }),
-    async create(ctx, body) {
-      checkSteps(body.steps);
-      const now = d.clock();
-      const row: WorkflowRecord = { tenantId: ctx.tenantId, id: randomUUID(), name: body.name, description: body.description ?? null, version: 1, steps: body.steps, createdAt: now, updatedAt: now };
-      await d.db.withTenant(ctx.tenantId, (tx) => insertWorkflow(tx, row)).catch((err) => Promise.reject(translate(err, ctx.tenantId)));
-      return view(row);
-    },
-    async replace(ctx, id, body) {
-      checkSteps(body.steps);
-      const change = { name: body.name, description: body.description ?? null, steps: body.steps, updatedAt: d.clock() };
-      return d.db
-        .withTenant(ctx.tenantId, async (tx) => {
-          const updated = await replaceWorkflow(tx, ctx.tenantId, id, body.version, change);
-          if (updated) return view(updated);
-          const current = await findWorkflow(tx, ctx.tenantId, id);
-          if (!current) throw notFound();
-          throw new ConflictError(`The workflow is at version ${current.version}, not ${body.version}`, 'VERSION_CONFLICT');
-        })
-        .catch((err) => Promise.reject(translate(err, ctx.tenantId)));
-    },
-    remove: (ctx, id) =>
-      d.db.withTenant(ctx.tenantId, async (tx) => {
-        if (!(await deleteWorkflow(tx, ctx.tenantId, id))) throw notFound();
-      }),
-  };
+/** Care-workflow definitions of the caller's tenant; every query runs in the caller's tenant transaction. */
+export class WorkflowService {
+  constructor(private readonly d: { db: Database; clock: () => Date }) {}
+
+  list(ctx: RequestContext, page: { limit: number; offset: number }): Promise<WorkflowView[]> {
+    return this.d.db.withTenant(ctx.tenantId, async (tx) =>
+      (await listWorkflows(tx, ctx.tenantId, page)).map(view),
+    );
+  }
+
+  get(ctx: RequestContext, id: string): Promise<WorkflowView> {
+    return this.d.db.withTenant(ctx.tenantId, async (tx) => {
+      const w = await findWorkflow(tx, ctx.tenantId, id);
+      if (!w) throw notFound();
+      return view(w);
+    });
+  }
+
+  async create(ctx: RequestContext, body: CreateWorkflow): Promise<WorkflowView> {
+    checkSteps(body.steps);
+    const now = this.d.clock();
+    const row: WorkflowRecord = {
+      tenantId: ctx.tenantId,
+      id: randomUUID(),
+      name: body.name,
+      description: body.description ?? null,
+      version: 1,
+      steps: body.steps,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.d.db
+      .withTenant(ctx.tenantId, (tx) => insertWorkflow(tx, row))
+      .catch((err) => Promise.reject(translate(err, ctx.tenantId)));
+    return view(row);
+  }
+
+  async replace(ctx: RequestContext, id: string, body: ReplaceWorkflow): Promise<WorkflowView> {
+    checkSteps(body.steps);
+    const change = {
+      name: body.name,
+      description: body.description ?? null,
+      steps: body.steps,
+      updatedAt: this.d.clock(),
+    };
+    return this.d.db
+      .withTenant(ctx.tenantId, async (tx) => {
+        const updated = await replaceWorkflow(tx, ctx.tenantId, id, body.version, change);
+        if (updated) return view(updated);
+        const current = await findWorkflow(tx, ctx.tenantId, id);
+        if (!current) throw notFound();
+        throw new ConflictError(
+          `The workflow is at version ${current.version}, not ${body.version}`,
+          'VERSION_CONFLICT',
+        );
+      })
+      .catch((err) => Promise.reject(translate(err, ctx.tenantId)));
+  }
+
+  remove(ctx: RequestContext, id: string): Promise<void> {
+    return this.d.db.withTenant(ctx.tenantId, async (tx) => {
+      if (!(await deleteWorkflow(tx, ctx.tenantId, id))) throw notFound();
+    });
+  }
 }

@@ -3,7 +3,7 @@ import type { Database } from '@care/db';
 import type { Role } from '@care/contracts';
 import { ensureTenant } from '../../src/tenants/tenants.repository';
 import { insertUser } from '../../src/users/users.repository';
-import type { PasswordHasher } from '../../src/auth/password-hasher';
+import type { PasswordHasher } from '../../src/users/password-hasher';
 import { signToken } from '../support/harness';
 
 /** A user to create in a test. */
@@ -20,7 +20,13 @@ let seq = 0;
 /** Builder: `aUser().withRole('VIEWER').inTenant('t1').build()`; every user gets a unique email and id. */
 export function aUser() {
   seq += 1;
-  const u: TestUser = { id: randomUUID(), email: `user${seq}-${randomUUID().slice(0, 8)}@example.test`, password: `pass-${seq}-word`, roles: ['USER'], tenantId: 'acme' };
+  const u: TestUser = {
+    id: randomUUID(),
+    email: `user${seq}-${randomUUID().slice(0, 8)}@example.test`,
+    password: `pass-${seq}-word`,
+    roles: ['USER'],
+    tenantId: 'acme',
+  };
   const builder = {
     withRole(...roles: Role[]) {
       u.roles = roles;
@@ -48,7 +54,15 @@ export async function seedUser(db: Database, hasher: PasswordHasher, user: TestU
   await db.withSystem((tx) => ensureTenant(tx, user.tenantId, user.tenantId, new Date()));
   const passwordHash = await hasher.hash(user.password);
   const now = new Date();
-  await db.withTenant(user.tenantId, (tx) => insertUser(tx, { ...user, email: user.email.toLowerCase(), passwordHash, createdAt: now, updatedAt: now }));
+  await db.withTenant(user.tenantId, (tx) =>
+    insertUser(tx, {
+      ...user,
+      email: user.email.toLowerCase(),
+      passwordHash,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   return user;
 }
 

@@ -6,9 +6,9 @@ import type { Express } from 'express';
 import { openDatabase, type Database } from '@care/db';
 import { createServerTestDatabase, serverTestUri, type ServerTestDatabase } from '@care/db/testing';
 import { createLogger } from '@care/service-kit';
-import { createApp, type AppDeps } from '../../src/app';
+import { createApp, createAppDeps, type AppRuntime } from '../../src/app';
 import { loadAuthConfig, type Config } from '../../src/config';
-import { createPasswordHasher, type PasswordHasher } from '../../src/auth/password-hasher';
+import { PasswordHasher } from '../../src/users/password-hasher';
 
 export const MIGRATIONS = path.join(__dirname, '..', '..', 'drizzle');
 export const TEST_SECRET = 'test-secret-of-at-least-thirty-two-bytes!';
@@ -32,7 +32,13 @@ export async function openTestDb(engine: 'pglite' | 'server' = 'pglite'): Promis
     server = await createServerTestDatabase(serverTestUri()!);
     uri = server.uri;
   }
-  const db = await openDatabase({ uri, appName: 'platform-auth', migrationsFolder: MIGRATIONS, runtimeRole: 'care_auth_app', poolSize: 4 });
+  const db = await openDatabase({
+    uri,
+    appName: 'platform-auth',
+    migrationsFolder: MIGRATIONS,
+    runtimeRole: 'care_auth_app',
+    poolSize: 4,
+  });
   return {
     db,
     async close() {
@@ -53,7 +59,13 @@ export class TestClock {
 
 /** Test configuration: bcrypt cost 4, silent logs, in-memory database; overrides win. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadAuthConfig({ JWT_SECRET: TEST_SECRET, BCRYPT_COST: '4', LOG_LEVEL: 'silent', DATABASE_URI: 'pglite://memory', ...env });
+  return loadAuthConfig({
+    JWT_SECRET: TEST_SECRET,
+    BCRYPT_COST: '4',
+    LOG_LEVEL: 'silent',
+    DATABASE_URI: 'pglite://memory',
+    ...env,
+  });
 }
 
 /** One app over a test database. */
@@ -65,15 +77,39 @@ export interface TestApp {
 }
 
 /** Builds an app over `db` with test configuration. */
-export function buildApp(db: Database, env: Record<string, string> = {}, extra: Partial<AppDeps> = {}): TestApp {
+export function buildApp(
+  db: Database,
+  env: Record<string, string> = {},
+  extra: Partial<AppRuntime> = {},
+): TestApp {
   const config = testConfig(env);
   const clock = new TestClock();
-  const hasher = createPasswordHasher(config.BCRYPT_COST);
-  const app = createApp({ config, db, logger: createLogger({ name: 'test', level: 'silent' }), clock: clock.now, hasher, env: { HOME: '/x', SECRET_THING: 's3cr3t' }, ...extra });
+  const hasher = new PasswordHasher(config.BCRYPT_COST);
+  const app = createApp(
+    createAppDeps({
+      config,
+      db,
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      clock: clock.now,
+      hasher,
+      env: { HOME: '/x', SECRET_THING: 's3cr3t' },
+      ...extra,
+    }),
+  );
   return { app, config, clock, hasher };
 }
 
 /** Signs an access token the way platform-auth does, with overridable claims and options. */
-export function signToken(claims: Record<string, unknown>, opts: jwt.SignOptions = {}, secret = TEST_SECRET): string {
-  return jwt.sign(claims, secret, { algorithm: 'HS256', issuer: 'care-platform', audience: 'care-platform', expiresIn: 300, ...opts });
+export function signToken(
+  claims: Record<string, unknown>,
+  opts: jwt.SignOptions = {},
+  secret = TEST_SECRET,
+): string {
+  return jwt.sign(claims, secret, {
+    algorithm: 'HS256',
+    issuer: 'care-platform',
+    audience: 'care-platform',
+    expiresIn: 300,
+    ...opts,
+  });
 }

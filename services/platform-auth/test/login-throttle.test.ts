@@ -1,8 +1,15 @@
-import { LoginThrottle } from './login-throttle';
+import { LoginThrottle } from '../src/auth/login-throttle';
 
 function throttle() {
   let now = 1_000_000;
-  const t = new LoginThrottle({ maxAccountFailures: 3, lockoutSeconds: 60, maxIpFailures: 5, ipWindowSeconds: 30, now: () => now, maxEntries: 50 });
+  const t = new LoginThrottle({
+    maxAccountFailures: 3,
+    lockoutSeconds: 60,
+    maxIpFailures: 5,
+    ipWindowSeconds: 30,
+    now: () => now,
+    maxEntries: 50,
+  });
   return { t, tick: (s: number) => (now += s * 1000) };
 }
 
