@@ -13,20 +13,32 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
   });
   afterAll(() => t.close());
 
-  const login = (email: string, password: string, app = h.app) => request(app).post('/api/v1/auth/login').send({ email, password });
-  const events = async (type: string) => (await t.db.withSystem((tx) => listAuthEvents(tx, { limit: 500 }))).filter((e) => e.type === type);
+  const login = (email: string, password: string, app = h.app) =>
+    request(app).post('/api/v1/auth/login').send({ email, password });
+  const events = async (type: string) =>
+    (await t.db.withSystem((tx) => listAuthEvents(tx, { limit: 500 }))).filter((e) => e.type === type);
 
-  it('logs in with email and password and answers the spec fields with a verifiable HS256 idToken', async () => {
+  it('logs in with email and password and answers the login fields with a verifiable HS256 idToken', async () => {
     const u = await seedUser(t.db, h.hasher, aUser().withRole('TENANT_ADMIN').build());
     const res = await login(u.email.toUpperCase(), u.password);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['idToken', 'refreshToken', 'tenantId']);
     expect(res.body.tenantId).toBe(u.tenantId);
     expect(res.headers['cache-control']).toBe('no-store');
-    const decoded = jwt.verify(res.body.idToken, TEST_SECRET, { algorithms: ['HS256'], issuer: 'care-platform', audience: 'care-platform', complete: true });
+    const decoded = jwt.verify(res.body.idToken, TEST_SECRET, {
+      algorithms: ['HS256'],
+      issuer: 'care-platform',
+      audience: 'care-platform',
+      complete: true,
+    });
     expect(decoded.header.alg).toBe('HS256');
     const claims = decoded.payload as jwt.JwtPayload;
-    expect(claims).toMatchObject({ sub: u.id, email: u.email, tenantId: u.tenantId, roles: ['TENANT_ADMIN'] });
+    expect(claims).toMatchObject({
+      sub: u.id,
+      email: u.email,
+      tenantId: u.tenantId,
+      roles: ['TENANT_ADMIN'],
+    });
     expect(claims.exp! - claims.iat!).toBe(900);
     expect(typeof claims.jti).toBe('string');
   });
@@ -42,7 +54,9 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
     }
     expect(wrong.body.detail).toBe(unknown.body.detail);
     const failed = await events('LOGIN_FAILED');
-    expect(failed.map((e) => e.detail.reason)).toEqual(expect.arrayContaining(['bad_password', 'unknown_email']));
+    expect(failed.map((e) => e.detail.reason)).toEqual(
+      expect.arrayContaining(['bad_password', 'unknown_email']),
+    );
     expect(JSON.stringify(failed)).not.toContain('not-the-password');
   });
 
@@ -55,7 +69,9 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
   });
 
   it('rejects unknown fields in the login body', async () => {
-    const res = await request(h.app).post('/api/v1/auth/login').send({ email: 'a@b.c', password: 'x', admin: true });
+    const res = await request(h.app)
+      .post('/api/v1/auth/login')
+      .send({ email: 'a@b.c', password: 'x', admin: true });
     expect(res.status).toBe(400);
     expect(res.body.errors.length).toBeGreaterThan(0);
   });
@@ -63,23 +79,33 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
   it('rotates refresh tokens: the new pair works, the old token is single use', async () => {
     const u = await seedUser(t.db, h.hasher, aUser().build());
     const first = (await login(u.email, u.password)).body;
-    const second = await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: first.refreshToken });
+    const second = await request(h.app)
+      .post('/api/v1/auth/refresh')
+      .send({ refreshToken: first.refreshToken });
     expect(second.status).toBe(200);
     expect(second.body.refreshToken).not.toBe(first.refreshToken);
     expect(second.body.tenantId).toBe(u.tenantId);
     expect((jwt.decode(second.body.idToken) as jwt.JwtPayload).sub).toBe(u.id);
-    const third = await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: second.body.refreshToken });
+    const third = await request(h.app)
+      .post('/api/v1/auth/refresh')
+      .send({ refreshToken: second.body.refreshToken });
     expect(third.status).toBe(200);
   });
 
   it('revokes the whole family when a used refresh token is presented again, and audits it', async () => {
     const u = await seedUser(t.db, h.hasher, aUser().build());
     const first = (await login(u.email, u.password)).body;
-    const second = (await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: first.refreshToken })).body;
-    const replay = await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: first.refreshToken });
+    const second = (
+      await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: first.refreshToken })
+    ).body;
+    const replay = await request(h.app)
+      .post('/api/v1/auth/refresh')
+      .send({ refreshToken: first.refreshToken });
     expect(replay.status).toBe(401);
     expect(replay.body.code).toBe('INVALID_REFRESH_TOKEN');
-    const afterReuse = await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: second.refreshToken });
+    const afterReuse = await request(h.app)
+      .post('/api/v1/auth/refresh')
+      .send({ refreshToken: second.refreshToken });
     expect(afterReuse.status).toBe(401);
     const reused = (await events('REFRESH_REUSED')).filter((e) => e.userId === u.id);
     expect(reused).toHaveLength(1);
@@ -89,7 +115,9 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
   it('lets exactly one of several concurrent refreshes of one token succeed', async () => {
     const u = await seedUser(t.db, h.hasher, aUser().build());
     const { refreshToken } = (await login(u.email, u.password)).body;
-    const results = await Promise.all(Array.from({ length: 6 }, () => request(h.app).post('/api/v1/auth/refresh').send({ refreshToken })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => request(h.app).post('/api/v1/auth/refresh').send({ refreshToken })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 401)).toHaveLength(5);
   });
@@ -99,7 +127,9 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
     const { refreshToken } = (await login(u.email, u.password)).body;
     const tampered = `${Buffer.from('other').toString('base64url')}.${refreshToken.split('.')[1]}`;
     for (const bad of [tampered, 'garbage', `${refreshToken}x`]) {
-      expect((await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: bad })).status).toBe(401);
+      expect((await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: bad })).status).toBe(
+        401,
+      );
     }
     h.clock.advance(31 * 24 * 3600);
     expect((await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken })).status).toBe(401);
@@ -110,9 +140,19 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
     const u = await seedUser(t.db, h.hasher, aUser().build());
     const first = (await login(u.email, u.password)).body;
     h.clock.advance(901);
-    const refreshed = await request(h.app).post('/api/v1/auth/refresh').set('Authorization', `Bearer ${first.idToken}`).send({ refreshToken: first.refreshToken });
+    const refreshed = await request(h.app)
+      .post('/api/v1/auth/refresh')
+      .set('Authorization', `Bearer ${first.idToken}`)
+      .send({ refreshToken: first.refreshToken });
     expect(refreshed.status).toBe(200);
-    expect((await request(h.app).post('/api/v1/auth/login').set('Authorization', 'Bearer garbage').send({ email: u.email, password: u.password })).status).toBe(200);
+    expect(
+      (
+        await request(h.app)
+          .post('/api/v1/auth/login')
+          .set('Authorization', 'Bearer garbage')
+          .send({ email: u.email, password: u.password })
+      ).status,
+    ).toBe(200);
     const me = await request(h.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${first.idToken}`);
     expect(me.status).toBe(401);
     expect(me.body.code).toBe('INVALID_TOKEN');
@@ -125,7 +165,9 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
     const { refreshToken } = (await login(u.email, u.password)).body;
     expect((await request(h.app).post('/api/v1/auth/logout').send({ refreshToken })).status).toBe(204);
     expect((await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken })).status).toBe(401);
-    expect((await request(h.app).post('/api/v1/auth/logout').send({ refreshToken: 'unknown.token' })).status).toBe(204);
+    expect(
+      (await request(h.app).post('/api/v1/auth/logout').send({ refreshToken: 'unknown.token' })).status,
+    ).toBe(204);
     expect((await events('LOGOUT')).some((e) => e.userId === u.id)).toBe(true);
   });
 
@@ -134,7 +176,13 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
     const { idToken } = (await login(u.email, u.password)).body;
     const me = await request(h.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${idToken}`);
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ userId: u.id, email: u.email, tenantId: u.tenantId, roles: ['VIEWER'], scopes: ['chat:read', 'workflow:read', 'kb:read', 'config:read'] });
+    expect(me.body).toEqual({
+      userId: u.id,
+      email: u.email,
+      tenantId: u.tenantId,
+      roles: ['VIEWER'],
+      scopes: ['chat:read', 'workflow:read', 'kb:read', 'config:read'],
+    });
     const anon = await request(h.app).get('/api/v1/auth/me');
     expect(anon.status).toBe(401);
     expect(anon.headers['www-authenticate']).toBe('Bearer');

@@ -18,7 +18,7 @@ import { metricNames, metricView } from './metrics-view';
  * (the separate management port, reachable only inside the cluster) or `off` (not served: the main port when a
  * management port is set). Health and info are always open.
  */
-export type SensitiveExposure = 'admin' | 'open' | 'off';
+type SensitiveExposure = 'admin' | 'open' | 'off';
 
 const MASK = '******';
 const OPEN_ENDPOINTS = ['health', 'health/liveness', 'health/readiness', 'info'];

@@ -4,7 +4,7 @@ import type { Tx } from '@care/db';
 import { authEvents } from '../db/schema';
 
 /** Kinds of audited events. */
-export type AuthEventType =
+type AuthEventType =
   | 'LOGIN_SUCCEEDED'
   | 'LOGIN_FAILED'
   | 'LOGIN_THROTTLED'
@@ -26,7 +26,7 @@ export interface AuthEvent {
 }
 
 /** A stored audit record. */
-export interface StoredAuthEvent extends AuthEvent {
+interface StoredAuthEvent extends AuthEvent {
   id: string;
   occurredAt: Date;
   detail: Record<string, unknown>;
@@ -48,8 +48,13 @@ export async function insertAuthEvent(tx: Tx, event: AuthEvent, occurredAt: Date
 }
 
 /** Latest events, newest first, optionally of one tenant (system path only). */
-export async function listAuthEvents(tx: Tx, opts: { tenantId?: string; limit: number }): Promise<StoredAuthEvent[]> {
+export async function listAuthEvents(
+  tx: Tx,
+  opts: { tenantId?: string; limit: number },
+): Promise<StoredAuthEvent[]> {
   const q = tx.select().from(authEvents);
-  const rows = await (opts.tenantId ? q.where(eq(authEvents.tenantId, opts.tenantId)) : q).orderBy(desc(authEvents.occurredAt)).limit(opts.limit);
+  const rows = await (opts.tenantId ? q.where(eq(authEvents.tenantId, opts.tenantId)) : q)
+    .orderBy(desc(authEvents.occurredAt))
+    .limit(opts.limit);
   return rows.map((r) => ({ ...r, type: r.type as AuthEventType, detail: r.detail ?? {} }));
 }

@@ -17,7 +17,7 @@ import { hashRefreshToken, newRefreshToken, refreshTokenTenant, type TokenIssuer
 import type { AuthMetrics } from './auth.metrics';
 
 /** Login and refresh answer. */
-export type TokenPair = LoginResponse;
+type TokenPair = LoginResponse;
 
 /** Where a request came from, for throttling and the audit trail. */
 export interface ClientInfo {
@@ -26,7 +26,7 @@ export interface ClientInfo {
 }
 
 /** Dependencies of {@link AuthService}. */
-export interface AuthServiceDeps {
+interface AuthServiceDeps {
   db: Database;
   hasher: PasswordHasher;
   throttle: LoginThrottle;

@@ -8,7 +8,7 @@ import {
 import type { Config } from '../config';
 
 /** Settings of the login throttle (see docs/platform-auth.md, "Lockout policy"). */
-export interface LoginThrottleOptions {
+interface LoginThrottleOptions {
   maxAccountFailures: number;
   lockoutSeconds: number;
   maxIpFailures: number;

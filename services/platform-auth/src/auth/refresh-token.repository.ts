@@ -3,7 +3,7 @@ import type { Tx } from '@care/db';
 import { refreshTokens } from '../db/schema';
 
 /** A stored refresh token (by hash). */
-export interface RefreshTokenRecord {
+interface RefreshTokenRecord {
   tenantId: string;
   tokenHash: string;
   familyId: string;
@@ -23,7 +23,12 @@ export async function insertRefreshToken(tx: Tx, row: RefreshTokenRecord): Promi
  * Marks a live token used and returns it, in one statement: of two concurrent calls for the same token only
  * one sees `used_at IS NULL` (the second waits on the row lock, re-checks, and gets nothing).
  */
-export async function consumeRefreshToken(tx: Tx, tenantId: string, tokenHash: string, now: Date): Promise<RefreshTokenRecord | undefined> {
+export async function consumeRefreshToken(
+  tx: Tx,
+  tenantId: string,
+  tokenHash: string,
+  now: Date,
+): Promise<RefreshTokenRecord | undefined> {
   const [row] = await tx
     .update(refreshTokens)
     .set({ usedAt: now })
@@ -41,8 +46,15 @@ export async function consumeRefreshToken(tx: Tx, tenantId: string, tokenHash: s
 }
 
 /** The token row whatever its state. */
-export async function findRefreshToken(tx: Tx, tenantId: string, tokenHash: string): Promise<RefreshTokenRecord | undefined> {
-  const [row] = await tx.select().from(refreshTokens).where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.tokenHash, tokenHash)));
+export async function findRefreshToken(
+  tx: Tx,
+  tenantId: string,
+  tokenHash: string,
+): Promise<RefreshTokenRecord | undefined> {
+  const [row] = await tx
+    .select()
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.tokenHash, tokenHash)));
   return row;
 }
 
@@ -51,7 +63,13 @@ export async function revokeFamily(tx: Tx, tenantId: string, familyId: string, n
   const rows = await tx
     .update(refreshTokens)
     .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+    .where(
+      and(
+        eq(refreshTokens.tenantId, tenantId),
+        eq(refreshTokens.familyId, familyId),
+        isNull(refreshTokens.revokedAt),
+      ),
+    )
     .returning({ h: refreshTokens.tokenHash });
   return rows.length;
 }
@@ -61,7 +79,13 @@ export async function revokeUserTokens(tx: Tx, tenantId: string, userId: string,
   const rows = await tx
     .update(refreshTokens)
     .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+    .where(
+      and(
+        eq(refreshTokens.tenantId, tenantId),
+        eq(refreshTokens.userId, userId),
+        isNull(refreshTokens.revokedAt),
+      ),
+    )
     .returning({ h: refreshTokens.tokenHash });
   return rows.length;
 }

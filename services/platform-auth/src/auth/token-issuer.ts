@@ -2,7 +2,7 @@ import { createHash, createSecretKey, randomBytes, randomUUID, type KeyObject } 
 import jwt from 'jsonwebtoken';
 
 /** Settings of {@link TokenIssuer}. */
-export interface TokenIssuerOptions {
+interface TokenIssuerOptions {
   secret: string;
   issuer: string;
   audience: string;
@@ -11,7 +11,7 @@ export interface TokenIssuerOptions {
 }
 
 /** Who a token is for. */
-export interface TokenSubject {
+interface TokenSubject {
   userId: string;
   email: string;
   tenantId: string;

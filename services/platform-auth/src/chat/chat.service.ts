@@ -6,7 +6,7 @@ import { contextOf, requestIdOf } from '../security/request-context';
 import type { TenantConfigService } from '../tenant-config/tenant-config.service';
 
 /** Dependencies of {@link ChatService}. */
-export interface ChatServiceDeps {
+interface ChatServiceDeps {
   /** care-consult base URL, e.g. http://127.0.0.1:8000. */
   upstream: string;
   /** How long to wait for the upstream's response headers. */

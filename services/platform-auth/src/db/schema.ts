@@ -1,7 +1,18 @@
 // Drizzle tables of platform-auth. Tenant tables lead with tenant_id (RLS column and future distribution key);
 // tenants, the login directory, scope mappings and the audit trail are global.
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -27,7 +38,10 @@ export const users = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('users_tenant_email_idx').on(t.tenantId, t.email)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('users_tenant_email_idx').on(t.tenantId, t.email),
+  ],
 );
 
 /**
@@ -61,11 +75,13 @@ export const refreshTokens = pgTable(
     primaryKey({ columns: [t.tenantId, t.tokenHash] }),
     index('refresh_tokens_family_idx').on(t.tenantId, t.familyId),
     index('refresh_tokens_user_idx').on(t.tenantId, t.userId),
-    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete(
+      'cascade',
+    ),
   ],
 );
 
-/** The path-scope map as data: seeded with the spec's rows and DESIGN's additions. */
+/** The path-scope map as data, seeded by drizzle/0002_scope_mappings_seed.sql (docs/platform-auth.md; ADR 0102). */
 export const scopeMappings = pgTable(
   'scope_mappings',
   {
@@ -89,9 +105,15 @@ export const authEvents = pgTable(
     email: text('email'),
     ip: text('ip'),
     requestId: text('request_id'),
-    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    detail: jsonb('detail')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
   },
-  (t) => [index('auth_events_occurred_idx').on(t.occurredAt), index('auth_events_tenant_idx').on(t.tenantId, t.occurredAt)],
+  (t) => [
+    index('auth_events_occurred_idx').on(t.occurredAt),
+    index('auth_events_tenant_idx').on(t.tenantId, t.occurredAt),
+  ],
 );
 
 /** Tenant settings and branding. */
@@ -99,8 +121,14 @@ export const tenantConfigs = pgTable('tenant_configs', {
   tenantId: text('tenant_id')
     .primaryKey()
     .references(() => tenants.id, { onDelete: 'cascade' }),
-  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
-  branding: jsonb('branding').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  settings: jsonb('settings')
+    .$type<Record<string, unknown>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
+  branding: jsonb('branding')
+    .$type<Record<string, unknown>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
@@ -119,7 +147,10 @@ export const workflows = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('workflows_tenant_name_idx').on(t.tenantId, t.name)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('workflows_tenant_name_idx').on(t.tenantId, t.name),
+  ],
 );
 
 /** Knowledge-base documents of a tenant. */
@@ -138,5 +169,8 @@ export const kbDocuments = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('kb_documents_tenant_created_idx').on(t.tenantId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('kb_documents_tenant_created_idx').on(t.tenantId, t.createdAt),
+  ],
 );

@@ -3,7 +3,7 @@ import type { Tx } from '@care/db';
 import { kbDocuments } from '../db/schema';
 
 /** Indexing state of a document in the memory service. */
-export type IndexStatus = 'NOT_INDEXED' | 'INDEXED' | 'FAILED';
+type IndexStatus = 'NOT_INDEXED' | 'INDEXED' | 'FAILED';
 
 /** A stored knowledge-base document. */
 export interface KbDocumentRecord {
@@ -18,21 +18,43 @@ export interface KbDocumentRecord {
   updatedAt: Date;
 }
 
-const cast = (r: typeof kbDocuments.$inferSelect): KbDocumentRecord => ({ ...r, indexStatus: r.indexStatus as IndexStatus });
+const cast = (r: typeof kbDocuments.$inferSelect): KbDocumentRecord => ({
+  ...r,
+  indexStatus: r.indexStatus as IndexStatus,
+});
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The tenant's documents, newest first, optionally filtered by a text in the title or content. */
-export async function listDocuments(tx: Tx, tenantId: string, opts: { q?: string; limit: number; offset: number }): Promise<KbDocumentRecord[]> {
+export async function listDocuments(
+  tx: Tx,
+  tenantId: string,
+  opts: { q?: string; limit: number; offset: number },
+): Promise<KbDocumentRecord[]> {
   const tenant = eq(kbDocuments.tenantId, tenantId);
   const text = opts.q ? `%${escapeLike(opts.q)}%` : undefined;
-  const where = text ? and(tenant, or(ilike(kbDocuments.title, text), ilike(kbDocuments.content, text))) : tenant;
-  const rows = await tx.select().from(kbDocuments).where(where).orderBy(desc(kbDocuments.createdAt), desc(kbDocuments.id)).limit(opts.limit).offset(opts.offset);
+  const where = text
+    ? and(tenant, or(ilike(kbDocuments.title, text), ilike(kbDocuments.content, text)))
+    : tenant;
+  const rows = await tx
+    .select()
+    .from(kbDocuments)
+    .where(where)
+    .orderBy(desc(kbDocuments.createdAt), desc(kbDocuments.id))
+    .limit(opts.limit)
+    .offset(opts.offset);
   return rows.map(cast);
 }
 
 /** One document. */
-export async function findDocument(tx: Tx, tenantId: string, id: string): Promise<KbDocumentRecord | undefined> {
-  const [row] = await tx.select().from(kbDocuments).where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id)));
+export async function findDocument(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+): Promise<KbDocumentRecord | undefined> {
+  const [row] = await tx
+    .select()
+    .from(kbDocuments)
+    .where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id)));
   return row && cast(row);
 }
 
@@ -42,11 +64,26 @@ export async function insertDocument(tx: Tx, row: KbDocumentRecord): Promise<voi
 }
 
 /** Records the outcome of indexing. */
-export async function setIndexStatus(tx: Tx, tenantId: string, id: string, status: IndexStatus): Promise<void> {
-  await tx.update(kbDocuments).set({ indexStatus: status }).where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id)));
+export async function setIndexStatus(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+  status: IndexStatus,
+): Promise<void> {
+  await tx
+    .update(kbDocuments)
+    .set({ indexStatus: status })
+    .where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id)));
 }
 
 /** Deletes a document. */
 export async function deleteDocument(tx: Tx, tenantId: string, id: string): Promise<boolean> {
-  return (await tx.delete(kbDocuments).where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id))).returning({ id: kbDocuments.id })).length > 0;
+  return (
+    (
+      await tx
+        .delete(kbDocuments)
+        .where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id)))
+        .returning({ id: kbDocuments.id })
+    ).length > 0
+  );
 }

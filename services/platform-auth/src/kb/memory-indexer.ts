@@ -2,7 +2,7 @@ import { candidatesFor, rankPassages } from '@care/passage-rank';
 import type { Logger } from '@care/service-kit';
 
 /** Settings of {@link MemoryIndexer}. */
-export interface MemoryIndexerOptions {
+interface MemoryIndexerOptions {
   baseUrl: string;
   apiKey?: string;
   timeoutMs: number;
@@ -14,7 +14,7 @@ export interface MemoryIndexerOptions {
 const PASSAGE_CHARS = 700;
 
 /** One passage of a document, ready to be remembered: the document's title first, then the passage. */
-export interface KbPassage {
+interface KbPassage {
   index: number;
   text: string;
 }
@@ -96,7 +96,7 @@ const chunkId = (docId: string, i: number) => `kb:${docId}:${i}`;
 const INDEX_BATCH = 16;
 
 /** Settings of the indexer's writes (ADR 0109); defaults are what production uses. */
-export interface IndexWriteOptions {
+interface IndexWriteOptions {
   /** Timeout of one write call (a batch embeds up to INDEX_BATCH passages, slower than a recall). */
   writeTimeoutMs: number;
   /** Attempts of one write call that timed out, failed to connect or got 429/5xx. */

@@ -16,7 +16,7 @@ export interface ScopeMapSource {
 }
 
 /** Options of {@link accessControl}. */
-export interface AccessControlOptions {
+interface AccessControlOptions {
   verifier: AccessTokenVerifier;
   scopeMap: ScopeMapSource;
 }

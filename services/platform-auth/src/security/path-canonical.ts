@@ -1,5 +1,5 @@
 /** Result of {@link canonicalizePath}: the path used for access decisions, or why it was refused. */
-export type CanonicalPath = { ok: true; path: string } | { ok: false; reason: string };
+type CanonicalPath = { ok: true; path: string } | { ok: false; reason: string };
 
 // Escapes that could change how a path splits into segments, or be decoded twice downstream.
 const FORBIDDEN_ESCAPES = /%(2f|5c|25|00)/i;
@@ -17,7 +17,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function canonicalizePath(rawPath: string): CanonicalPath {
   if (!rawPath.startsWith('/')) return { ok: false, reason: 'path must start with /' };
   if (rawPath.includes('\\') || rawPath.includes(';')) return { ok: false, reason: 'backslash or ; in path' };
-  if (FORBIDDEN_ESCAPES.test(rawPath)) return { ok: false, reason: 'encoded slash, backslash, percent or NUL' };
+  if (FORBIDDEN_ESCAPES.test(rawPath))
+    return { ok: false, reason: 'encoded slash, backslash, percent or NUL' };
   const trimmed = rawPath.replace(/\/+$/, '');
   if (trimmed === '') return { ok: true, path: '/' };
   const segments = trimmed.slice(1).split('/');

@@ -8,7 +8,7 @@ import { sqlState, UNIQUE_VIOLATION } from '../db/db-errors';
 import { countAllUsers, insertUser, normaliseEmail } from './users.repository';
 
 /** Settings of {@link bootstrapAdmin}. */
-export interface BootstrapOptions {
+interface BootstrapOptions {
   email?: string;
   password?: string;
   tenantId: string;

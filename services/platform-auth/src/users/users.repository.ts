@@ -14,7 +14,7 @@ export interface UserRecord {
 }
 
 /** Where an email logs in: the only cross-tenant fact login needs. */
-export interface DirectoryEntry {
+interface DirectoryEntry {
   tenantId: string;
   userId: string;
 }

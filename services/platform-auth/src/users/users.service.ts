@@ -18,7 +18,7 @@ import {
 import type { CreateUserRequest, UpdateUserRequest } from './users.schemas';
 
 /** Dependencies of {@link UsersService}. */
-export interface UsersServiceDeps {
+interface UsersServiceDeps {
   db: Database;
   hasher: PasswordHasher;
   audit: AuditTrail;
