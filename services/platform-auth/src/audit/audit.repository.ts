@@ -26,11 +26,7 @@ export interface AuthEvent {
 }
 
 /** A stored audit record. */
-interface StoredAuthEvent extends AuthEvent {
-  id: string;
-  occurredAt: Date;
-  detail: Record<string, unknown>;
-}
+type StoredAuthEvent = typeof authEvents.$inferSelect;
 
 /** Appends one event (the runtime role may insert, never read or change, the trail). */
 export async function insertAuthEvent(tx: Tx, event: AuthEvent, occurredAt: Date): Promise<void> {
@@ -53,8 +49,7 @@ export async function listAuthEvents(
   opts: { tenantId?: string; limit: number },
 ): Promise<StoredAuthEvent[]> {
   const q = tx.select().from(authEvents);
-  const rows = await (opts.tenantId ? q.where(eq(authEvents.tenantId, opts.tenantId)) : q)
+  return (opts.tenantId ? q.where(eq(authEvents.tenantId, opts.tenantId)) : q)
     .orderBy(desc(authEvents.occurredAt))
     .limit(opts.limit);
-  return rows.map((r) => ({ ...r, type: r.type as AuthEventType, detail: r.detail ?? {} }));
 }

@@ -1,3 +1,5 @@
+import { NotFoundError } from '@care/service-kit';
+
 /** The SQLSTATE of a database error, looking through drizzle's wrapper (`cause`). */
 export function sqlState(err: unknown): string | undefined {
   let e: unknown = err;
@@ -15,3 +17,15 @@ export const UNIQUE_VIOLATION = '23505';
 export const FOREIGN_KEY_VIOLATION = '23503';
 /** SQLSTATE of a deletion refused by `ON DELETE RESTRICT`. */
 export const RESTRICT_VIOLATION = '23001';
+
+/**
+ * What a foreign-key violation of a write into a tenant table means: the tenant is not registered (404
+ * TENANT_NOT_FOUND); any other error is returned unchanged.
+ */
+export function unregisteredTenant(err: unknown, tenantId: string): unknown {
+  if (sqlState(err) !== FOREIGN_KEY_VIOLATION) return err;
+  return new NotFoundError(
+    `Tenant ${tenantId} is not registered; a platform administrator must create it`,
+    'TENANT_NOT_FOUND',
+  );
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import type { KbDocumentView as KbDocumentViewSchema, Static } from '@care/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@care/service-kit';
-import { FOREIGN_KEY_VIOLATION, sqlState } from '../db/db-errors';
+import { unregisteredTenant } from '../db/db-errors';
 import type { RequestContext } from '../security/request-context';
 import {
   deleteDocument,
@@ -67,12 +67,7 @@ export class KbService {
     try {
       await db.withTenant(ctx.tenantId, (tx) => insertDocument(tx, row));
     } catch (err) {
-      if (sqlState(err) === FOREIGN_KEY_VIOLATION)
-        throw new NotFoundError(
-          `Tenant ${ctx.tenantId} is not registered; a platform administrator must create it`,
-          'TENANT_NOT_FOUND',
-        );
-      throw err;
+      throw unregisteredTenant(err, ctx.tenantId);
     }
     if (indexer) {
       row.indexStatus = (await indexer.index(ctx.tenantId, row)) ? 'INDEXED' : 'FAILED';

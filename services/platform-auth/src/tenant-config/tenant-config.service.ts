@@ -1,7 +1,7 @@
 import type { Database } from '@care/db';
 import type { Static, TenantConfigView as TenantConfigViewSchema } from '@care/contracts';
-import { NotFoundError, ValidationError } from '@care/service-kit';
-import { FOREIGN_KEY_VIOLATION, sqlState } from '../db/db-errors';
+import { ValidationError } from '@care/service-kit';
+import { unregisteredTenant } from '../db/db-errors';
 import type { RequestContext } from '../security/request-context';
 import { findTenantConfig, upsertTenantConfig, type TenantConfigRecord } from './tenant-config.repository';
 import type { ConfigPatch } from './tenant-config.schemas';
@@ -69,12 +69,7 @@ export class TenantConfigService {
         return view(ctx.tenantId, next);
       });
     } catch (err) {
-      if (sqlState(err) === FOREIGN_KEY_VIOLATION)
-        throw new NotFoundError(
-          `Tenant ${ctx.tenantId} is not registered; a platform administrator must create it`,
-          'TENANT_NOT_FOUND',
-        );
-      throw err;
+      throw unregisteredTenant(err, ctx.tenantId);
     }
   }
 }

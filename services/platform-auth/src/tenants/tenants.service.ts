@@ -102,16 +102,6 @@ export class TenantsService {
     const events = await this.system(ctx, 'tenants.audit-events', id, (tx) =>
       listAuthEvents(tx, { tenantId: id, limit }),
     );
-    return events.map((e) => ({
-      id: e.id,
-      occurredAt: e.occurredAt.toISOString(),
-      type: e.type,
-      tenantId: e.tenantId ?? null,
-      userId: e.userId ?? null,
-      email: e.email ?? null,
-      ip: e.ip ?? null,
-      requestId: e.requestId ?? null,
-      detail: e.detail,
-    }));
+    return events.map((e) => ({ ...e, occurredAt: e.occurredAt.toISOString() }));
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import type { Static, WorkflowView as WorkflowViewSchema } from '@care/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
-import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from '../db/db-errors';
+import { sqlState, UNIQUE_VIOLATION, unregisteredTenant } from '../db/db-errors';
 import type { RequestContext } from '../security/request-context';
 import {
   deleteWorkflow,
@@ -44,12 +44,7 @@ function checkSteps(steps: readonly WorkflowStep[]): void {
 function translate(err: unknown, tenantId: string): unknown {
   if (sqlState(err) === UNIQUE_VIOLATION)
     return new ConflictError('A workflow with this name exists', 'WORKFLOW_NAME_TAKEN');
-  if (sqlState(err) === FOREIGN_KEY_VIOLATION)
-    return new NotFoundError(
-      `Tenant ${tenantId} is not registered; a platform administrator must create it`,
-      'TENANT_NOT_FOUND',
-    );
-  return err;
+  return unregisteredTenant(err, tenantId);
 }
 
 /** Care-workflow definitions of the caller's tenant; every query runs in the caller's tenant transaction. */
