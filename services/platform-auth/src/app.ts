@@ -31,6 +31,7 @@ import { KbService } from './kb/kb.service';
 import { MemoryIndexer } from './kb/memory-indexer';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { accessControl, type ScopeMapSource } from './security/access-control';
+import { foldTrailingSlashes } from './security/path-canonical';
 import { DbScopeMapSource } from './security/scope-map.repository';
 import { tenantConfigRoutes } from './tenant-config/tenant-config.routes';
 import { TenantConfigService } from './tenant-config/tenant-config.service';
@@ -210,6 +211,7 @@ export function createManagementApp(
     corsOrigins: [],
     trustProxy: trustProxySetting(config.TRUST_PROXY),
   });
+  app.use(foldTrailingSlashes);
   app.use(actuatorRoutes({ config, health, metrics, ...actuatorViews(runtime) }, 'open'));
   return finalizeApp(app);
 }
@@ -227,6 +229,7 @@ export function createApp(deps: AppDeps): Express {
     trustProxy: trustProxySetting(config.TRUST_PROXY),
   });
   app.use(accessControl({ verifier: deps.verifier, scopeMap: deps.scopeMap }));
+  app.use(foldTrailingSlashes);
   app.use(actuatorRoutes(deps, sensitive));
   app.use(openApiRoutes(deps, sensitive));
   app.use(authRoutes(deps));

@@ -1,3 +1,5 @@
+import type { RequestHandler } from 'express';
+
 /** Result of {@link canonicalizePath}: the path used for access decisions, or why it was refused. */
 type CanonicalPath = { ok: true; path: string } | { ok: false; reason: string };
 
@@ -37,3 +39,16 @@ export function canonicalizePath(rawPath: string): CanonicalPath {
   }
   return { ok: true, path: `/${decoded.join('/')}` };
 }
+
+/**
+ * Folds a run of trailing slashes into one before routing. The access rules already treat `/users//` like `/users`
+ * (ADR 0102), and Express routes `/users/` like `/users`; routes are declared with their full paths, so without this
+ * `/api/v1/users//` would no longer reach `/api/v1/users` as it did under a mounted prefix. The query is kept and
+ * `req.originalUrl` (what the chat proxy forwards) is untouched.
+ */
+export const foldTrailingSlashes: RequestHandler = (req, _res, next) => {
+  const q = req.url.indexOf('?');
+  const path = q < 0 ? req.url : req.url.slice(0, q);
+  if (/\/\/$/.test(path)) req.url = `${path.replace(/\/+$/, '/')}${q < 0 ? '' : req.url.slice(q)}`;
+  next();
+};
