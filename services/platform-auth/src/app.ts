@@ -62,7 +62,7 @@ export interface AppRuntime {
   hasher?: PasswordHasher;
   /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams. */
   streams?: StreamRegistry;
-  /** Login throttle counts (see createLoginCounters in auth/login-throttle.ts); default: in process. */
+  /** Login throttle counts (see LoginCounters in auth/login-throttle.ts); default: in process. */
   loginCounters?: WindowCounterStore;
 }
 

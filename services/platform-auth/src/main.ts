@@ -7,7 +7,7 @@ import {
   startServer,
 } from '@care/service-kit';
 import { createApp, createAppDeps, createManagementApp } from './app';
-import { createLoginCounters } from './auth/login-throttle';
+import { LoginCounters } from './auth/login-throttle';
 import type { StreamRegistry } from './chat/chat.service';
 import { loadAuthConfig, type Config } from './config';
 import { openAuthDatabase } from './db/open-database';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const health = new HealthRegistry();
   const streams: StreamRegistry = {};
   const metrics = createMetrics('platform-auth');
-  const loginCounters = createLoginCounters(config, logger, clock);
+  const loginCounters = new LoginCounters(config, logger, clock);
   const runtime = { config, logger, db, clock, health, streams, metrics, loginCounters: loginCounters.store };
   const deps = createAppDeps(runtime);
   await bootstrapAdmin(deps, {

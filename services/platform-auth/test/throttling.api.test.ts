@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createLogger } from '@care/service-kit';
-import { createLoginCounters, type LoginCounters } from '../src/auth/login-throttle';
+import { LoginCounters } from '../src/auth/login-throttle';
 import { listAuthEvents } from '../src/audit/audit.repository';
 import { aUser, seedUser } from './builders/user.builder';
 import { buildApp, openTestDb, testConfig, type TestApp, type TestDb } from './support/harness';
@@ -76,7 +76,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
       REDIS_URL: redisUrl!,
     };
     const replicas = [0, 1].map(() => {
-      const c = createLoginCounters(testConfig(env), createLogger({ name: 'test', level: 'silent' }));
+      const c = new LoginCounters(testConfig(env), createLogger({ name: 'test', level: 'silent' }));
       counters.push(c);
       return buildApp(t.db, env, { loginCounters: c.store });
     });

@@ -66,28 +66,23 @@ export class LoginThrottle {
   }
 }
 
-/** The login throttle's counter store and how to release it. */
-export interface LoginCounters {
-  store: WindowCounterStore;
-  close(): Promise<void>;
-}
+/**
+ * The login throttle's counter store and how to release it: in Redis when `REDIS_URL` is set (shared by every
+ * replica, ADR 0009), else in process.
+ */
+export class LoginCounters {
+  readonly store: WindowCounterStore;
+  private readonly client: ReturnType<typeof connectRedis> | undefined;
 
-/** Login throttle counts in Redis when `REDIS_URL` is set (shared by every replica, ADR 0009), else in process. */
-export function createLoginCounters(
-  config: Pick<Config, 'REDIS_URL'>,
-  logger: Logger,
-  clock: () => Date = () => new Date(),
-): LoginCounters {
-  if (!config.REDIS_URL)
-    return {
-      store: new InMemoryWindowCounters({ now: () => clock().getTime() }),
-      close: async () => undefined,
-    };
-  const client = connectRedis(config.REDIS_URL, logger, 'login throttle');
-  return {
-    store: new RedisWindowCounters(client, 'care:platform-auth:login:'),
-    close: async () => {
-      await client.quit().catch(() => client.disconnect());
-    },
-  };
+  constructor(config: Pick<Config, 'REDIS_URL'>, logger: Logger, clock: () => Date = () => new Date()) {
+    this.client = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, 'login throttle') : undefined;
+    this.store = this.client
+      ? new RedisWindowCounters(this.client, 'care:platform-auth:login:')
+      : new InMemoryWindowCounters({ now: () => clock().getTime() });
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    await client?.quit().catch(() => client.disconnect());
+  }
 }
