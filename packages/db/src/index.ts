@@ -9,6 +9,7 @@ export {
   UnsafeRuntimeRoleError,
 } from './database.errors';
 export { PGLITE_MEMORY_URI, redactUri, resolveDatabaseTarget, type DatabaseTarget } from './database-uri';
+export type { TenantTx } from './tenant.transactions';
 export { openDatabase, type Database, type DatabaseLogger, type OpenDatabaseOptions } from './open-database';
 export { ensureRoleSql, tenantRlsSql, type TenantRlsOptions } from './rls.sql';
 export { assertSafeRuntimeRole, type SafeRoleOptions } from './runtime-role.guard';
