@@ -75,31 +75,27 @@ describe('TestClock', () => {
 });
 
 describe('test tokens and users', () => {
-  it('signTestToken signs what the builtin verifier accepts, 5 minutes by default', async () => {
-    const clock = new TestClock();
-    const verifier = createAccessTokenVerifier({
+  /** The builtin verifier as the services build it, on `clock`, remembering no token. */
+  const verifierOn = (clock: TestClock) =>
+    createAccessTokenVerifier({
       mode: 'builtin',
       secret: TEST_JWT_SECRET,
       issuer: 'care-platform',
       audience: 'care-platform',
       now: clock.nowMs,
+      verifiedCacheSize: 0,
     });
+
+  it('signTestToken signs what the builtin verifier accepts, 5 minutes by default', async () => {
+    const clock = new TestClock();
+    const verifier = verifierOn(clock);
     const token = signTestToken({ sub: 'u1', tenantId: 'acme', roles: ['VIEWER'] });
     await expect(verifier.verify(token)).resolves.toMatchObject({
       userId: 'u1',
       scopes: expect.arrayContaining(['chat:read']),
     });
     clock.advance(301);
-    await expect(
-      createAccessTokenVerifier({
-        mode: 'builtin',
-        secret: TEST_JWT_SECRET,
-        issuer: 'care-platform',
-        audience: 'care-platform',
-        now: clock.nowMs,
-        verifiedCacheSize: 0,
-      }).verify(token),
-    ).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(verifier.verify(token)).rejects.toBeInstanceOf(InvalidTokenError);
     expect(() =>
       signTestToken({ sub: 'x' }, { audience: 'other' }, 'another-secret-of-thirty-two-bytes!!'),
     ).not.toThrow();
@@ -126,14 +122,7 @@ describe('test tokens and users', () => {
       tenantId: 't2',
       scopes: expect.arrayContaining(['admin:users']),
     });
-    const fresh = new TestClock();
-    const v = createAccessTokenVerifier({
-      mode: 'builtin',
-      secret: TEST_JWT_SECRET,
-      issuer: 'care-platform',
-      audience: 'care-platform',
-      now: fresh.nowMs,
-    });
+    const v = verifierOn(new TestClock());
     const principal = await v.verify(admin.token());
     expect(principal).toMatchObject({
       userId: 'u-7',
