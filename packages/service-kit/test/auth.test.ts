@@ -66,17 +66,18 @@ describe('rolesToScopes', () => {
 
 describe('createAccessTokenVerifier, builtin', () => {
   const verifier = createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base });
+  /** The principal of `claims` (a USER of t1), without a token id. */
+  const USER_PRINCIPAL = {
+    userId: 'u1',
+    email: 'a@example.test',
+    tenantId: 't1',
+    roles: ['USER'],
+    scopes: rolesToScopes(['USER']),
+  };
 
   it('returns the principal of a valid HS256 token', async () => {
     const p = await verifier.verify(hs(claims, { jwtid: 'j1' }));
-    expect(p).toEqual({
-      userId: 'u1',
-      email: 'a@example.test',
-      tenantId: 't1',
-      roles: ['USER'],
-      scopes: rolesToScopes(['USER']),
-      tokenId: 'j1',
-    });
+    expect(p).toEqual({ ...USER_PRINCIPAL, tokenId: 'j1' });
   });
 
   it.each(['none', 'None', 'nOnE', 'NONE'])('rejects alg %s with or without a signature', async (alg) => {
@@ -157,13 +158,7 @@ describe('createAccessTokenVerifier, builtin', () => {
       const first = await v.verify(token);
       first.roles.push('PLATFORM_ADMIN');
       const second = await v.verify(token);
-      expect(second).toEqual({
-        userId: 'u1',
-        email: 'a@example.test',
-        tenantId: 't1',
-        roles: ['USER'],
-        scopes: rolesToScopes(['USER']),
-      });
+      expect(second).toEqual(USER_PRINCIPAL);
       expect(spy).toHaveBeenCalledTimes(1);
       // A token that differs in any byte is checked on its own (and a tampered one still fails).
       expect(await reason(v, `${token.slice(0, -2)}${token.slice(-2) === 'AA' ? 'AB' : 'AA'}`)).toMatch(

@@ -21,14 +21,8 @@ export const ROLES = ['PLATFORM_ADMIN', 'TENANT_ADMIN', 'USER', 'VIEWER'] as con
 /** A platform role. */
 export type Role = (typeof ROLES)[number];
 
-const AREA_USE: Scope[] = [
-  'chat:access',
-  'chat:read',
-  'workflow:access',
-  'workflow:read',
-  'kb:access',
-  'kb:read',
-];
+/** Use of the three areas: every chat, workflow and kb scope. */
+const AREA_USE: Scope[] = ALL_SCOPES.filter((s) => /^(chat|workflow|kb):/.test(s));
 
 /** Which scopes each role grants (ADR 0102 maps request paths to these scopes). Data, so the mapping is reviewed in one place. */
 export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = Object.freeze({
