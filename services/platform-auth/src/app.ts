@@ -1,14 +1,13 @@
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import {
-  createAccessTokenVerifier,
   createMetrics,
   createServiceApp,
   finalizeApp,
   HealthRegistry,
   trustProxySetting,
+  verifierFromConfig,
   type AccessTokenVerifier,
-  type AccessTokenVerifierConfig,
   type Logger,
   type Metrics,
   type WindowCounterStore,
@@ -91,25 +90,6 @@ export interface AppDeps {
   chat: ChatService;
 }
 
-/** Verifier settings for the configured mode (docs/platform-auth.md, Tokens; ADR 0105). */
-function verifierConfig(config: Config): AccessTokenVerifierConfig {
-  if (config.AUTH_PROVIDER === 'external') {
-    return {
-      mode: 'external',
-      jwksUri: config.AUTH_JWKS_URI,
-      issuer: config.AUTH_ISSUER ?? '',
-      audience: config.AUTH_AUDIENCE ?? '',
-      jwksRequestsPerMinute: config.AUTH_JWKS_REQUESTS_PER_MINUTE,
-    };
-  }
-  return {
-    mode: 'builtin',
-    secret: config.JWT_SECRET,
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-  };
-}
-
 /** The parts the actuator shows, from the runtime or their defaults (build info on disk, the process environment). */
 function actuatorViews(runtime: AppRuntime): Pick<AppDeps, 'build' | 'env'> {
   return {
@@ -178,7 +158,7 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
     health,
     metrics,
     ...actuatorViews(runtime),
-    verifier: createAccessTokenVerifier({ ...verifierConfig(config), now: () => clock().getTime() }),
+    verifier: verifierFromConfig(config, { now: () => clock().getTime(), withoutSecret: 'refuse' }),
     scopeMap: new DbScopeMapSource(db),
     audit,
     hasher,

@@ -1,29 +1,20 @@
 import {
-  ConfigError,
   createLogger,
   createMetrics,
   HealthRegistry,
+  loadConfigOrExit,
   shutdownDrainMs,
   startServer,
 } from '@care/service-kit';
 import { createApp, createAppDeps, createManagementApp } from './app';
 import { LoginCounters } from './auth/login-throttle';
 import type { StreamRegistry } from './chat/chat.service';
-import { loadAuthConfig, type Config } from './config';
+import { loadAuthConfig } from './config';
 import { openAuthDatabase } from './db/open-database';
 import { bootstrapAdmin } from './users/bootstrap-admin';
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadAuthConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit(() => loadAuthConfig(process.env));
   const logger = createLogger({ name: 'platform-auth', level: config.LOG_LEVEL });
   const db = await openAuthDatabase(config, logger);
   const clock = () => new Date();
