@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { MemoryClient } from '@care/clients';
 import type { Database } from '@care/db';
 import {
   createMetrics,
@@ -55,8 +56,6 @@ export interface AppRuntime {
   /** Environment shown (masked) by /actuator/env. */
   env?: NodeJS.ProcessEnv;
   build?: BuildInfo;
-  /** Used for the memory service calls. */
-  fetchImpl?: typeof fetch;
   /** Shared hasher (its dummy hash is computed once). */
   hasher?: PasswordHasher;
   /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams. */
@@ -138,15 +137,16 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
       : undefined;
   const indexer = config.MEMORY_BASE_URL
     ? new MemoryIndexer({
-        baseUrl: config.MEMORY_BASE_URL,
-        apiKey: config.MEMORY_API_KEY,
-        timeoutMs: config.MEMORY_TIMEOUT_MS,
+        memory: new MemoryClient({
+          baseUrl: config.MEMORY_BASE_URL,
+          apiKey: config.MEMORY_API_KEY,
+          timeoutMs: config.MEMORY_TIMEOUT_MS,
+        }),
         writeTimeoutMs: config.KB_INDEX_TIMEOUT_MS,
         attempts: config.KB_INDEX_ATTEMPTS,
         backoffMs: config.KB_INDEX_BACKOFF_MS,
         concurrency: config.KB_INDEX_CONCURRENCY,
         logger,
-        fetchImpl: runtime.fetchImpl,
       })
     : undefined;
   const tenantConfig = new TenantConfigService({ db, clock });

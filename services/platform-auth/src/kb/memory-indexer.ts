@@ -1,13 +1,12 @@
+import { MemoryCallError, type MemoryClient } from '@care/clients';
+import type { RememberBatchRequest } from '@care/contracts';
 import { candidatesFor, rankPassages } from '@care/passage-rank';
 import type { Logger } from '@care/service-kit';
 
-/** Settings of {@link MemoryIndexer}. */
-interface MemoryIndexerOptions {
-  baseUrl: string;
-  apiKey?: string;
-  timeoutMs: number;
+/** Dependencies of {@link MemoryIndexer}: the memory service's client (its timeout bounds searches and removals). */
+interface MemoryIndexerDeps {
+  memory: MemoryClient;
   logger: Logger;
-  fetchImpl?: typeof fetch;
 }
 
 /** Upper bound of one passage's body: a few sentences, what a sentence encoder reads whole (ADR 0107). */
@@ -136,7 +135,21 @@ function limiter(max: number) {
 const retryable = (outcome: number | Error) =>
   outcome instanceof Error ? true : outcome === 429 || outcome >= 500;
 
-type IndexItem = { id: string; text: string; type: string; source: string; tags: string[] };
+/**
+ * What a write came to: the status the memory service answered (any 2xx counts as stored, whatever its body), or
+ * the error when it gave no answer (timeout, no connection).
+ */
+async function statusOf(write: () => Promise<unknown>): Promise<number | Error> {
+  try {
+    await write();
+    return 200;
+  } catch (err) {
+    if (err instanceof MemoryCallError && err.status !== undefined) return err.status;
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+type IndexItem = RememberBatchRequest['items'][number];
 
 /**
  * Pushes knowledge-base documents into the memory service so agents can recall them, and searches them there.
@@ -147,21 +160,17 @@ type IndexItem = { id: string; text: string; type: string; source: string; tags:
  * here instead of timing out there; a document whose passages cannot all be stored is removed again and FAILED.
  */
 export class MemoryIndexer {
-  private readonly f: typeof fetch;
   private readonly w: IndexWriteOptions;
-  private readonly base: string;
   private readonly slot: ReturnType<typeof limiter>;
   private batchMissing = false;
 
-  constructor(private readonly o: MemoryIndexerOptions & Partial<IndexWriteOptions>) {
-    this.f = o.fetchImpl ?? fetch;
+  constructor(private readonly d: MemoryIndexerDeps & Partial<IndexWriteOptions>) {
     this.w = {
-      writeTimeoutMs: o.writeTimeoutMs ?? INDEX_WRITE_DEFAULTS.writeTimeoutMs,
-      attempts: o.attempts ?? INDEX_WRITE_DEFAULTS.attempts,
-      backoffMs: o.backoffMs ?? INDEX_WRITE_DEFAULTS.backoffMs,
-      concurrency: o.concurrency ?? INDEX_WRITE_DEFAULTS.concurrency,
+      writeTimeoutMs: d.writeTimeoutMs ?? INDEX_WRITE_DEFAULTS.writeTimeoutMs,
+      attempts: d.attempts ?? INDEX_WRITE_DEFAULTS.attempts,
+      backoffMs: d.backoffMs ?? INDEX_WRITE_DEFAULTS.backoffMs,
+      concurrency: d.concurrency ?? INDEX_WRITE_DEFAULTS.concurrency,
     };
-    this.base = o.baseUrl.replace(/\/+$/, '');
     this.slot = limiter(this.w.concurrency);
   }
 
@@ -171,7 +180,7 @@ export class MemoryIndexer {
     doc: { id: string; title: string; content: string; tags: string[] },
   ): Promise<boolean> {
     const tags = ['kb', ...doc.tags.slice(0, 48), `kbdoc:${doc.id}`];
-    const items = chunkDocument(doc.title, doc.content).map(({ index: i, text }) => ({
+    const items = chunkDocument(doc.title, doc.content).map(({ index: i, text }): IndexItem => ({
       id: chunkId(doc.id, i),
       text,
       type: 'SEMANTIC',
@@ -181,7 +190,7 @@ export class MemoryIndexer {
     for (let i = 0; i < items.length; i += INDEX_BATCH) {
       const outcome = await this.store(tenantId, items.slice(i, i + INDEX_BATCH));
       if (outcome instanceof Error || outcome >= 300) {
-        this.o.logger.warn(
+        this.d.logger.warn(
           {
             docId: doc.id,
             ...(outcome instanceof Error ? { err: outcome.message } : { status: outcome }),
@@ -204,64 +213,27 @@ export class MemoryIndexer {
 
   /** The tenant's passages that best answer `query` (the memory service's recall, filtered to `kb`, re-ranked); throws when unreachable. */
   async search(tenantId: string, query: string, limit: number): Promise<KbHit[]> {
-    const res = await this.f(`${this.base}/api/v1/memory/recall`, {
-      method: 'POST',
-      headers: this.headers(tenantId),
-      body: JSON.stringify({ query, topK: candidatesFor(limit), filter: { tagsAny: ['kb'] } }),
-      signal: AbortSignal.timeout(this.o.timeoutMs),
+    const results = await this.d.memory.recall(tenantId, {
+      query,
+      topK: candidatesFor(limit),
+      filter: { tagsAny: ['kb'] },
     });
-    if (!res.ok) {
-      await res.arrayBuffer();
-      throw new Error(`memory service answered ${res.status}`);
-    }
-    const body = (await res.json()) as { results?: unknown[] };
     // Re-ranked by the title's match to the question (ADR 0422), the same order the chat's sources follow.
-    const recalled = (Array.isArray(body.results) ? body.results : []).filter(
-      (m): m is { text: string; score?: number } => typeof (m as { text?: unknown }).text === 'string',
-    );
+    const recalled = results.filter((m) => typeof (m as { text?: unknown }).text === 'string');
     return rankPassages(query, recalled)
       .flatMap((m) => toKbHit({ ...m, score: Math.round(m.rank * 1e4) / 1e4 }) ?? [])
       .slice(0, limit);
   }
 
-  private headers(tenantId: string): Record<string, string> {
-    return {
-      'content-type': 'application/json',
-      'x-tenant-id': tenantId,
-      ...(this.o.apiKey ? { 'x-api-key': this.o.apiKey } : {}),
-    };
-  }
-
-  private async call(
-    tenantId: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    timeoutMs = this.o.timeoutMs,
-  ): Promise<number> {
-    const res = await this.f(`${this.base}${path}`, {
-      method,
-      headers: this.headers(tenantId),
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await res.arrayBuffer();
-    return res.status;
-  }
-
   /** One write with retries: the final status, or the last error when no attempt got an answer. */
-  private async write(tenantId: string, path: string, body: unknown): Promise<number | Error> {
+  private async write(path: string, send: () => Promise<unknown>): Promise<number | Error> {
     const w = this.w;
     let outcome: number | Error = new Error('not attempted');
     for (let attempt = 1; attempt <= w.attempts; attempt++) {
-      try {
-        outcome = await this.slot(() => this.call(tenantId, 'POST', path, body, w.writeTimeoutMs));
-      } catch (err) {
-        outcome = err instanceof Error ? err : new Error(String(err));
-      }
+      outcome = await this.slot(() => statusOf(send));
       if (!(outcome instanceof Error) && outcome < 300) return outcome;
       if (attempt === w.attempts || !retryable(outcome)) break;
-      this.o.logger.info(
+      this.d.logger.info(
         { attempt, outcome: outcome instanceof Error ? outcome.message : outcome, path },
         'retrying a knowledge-base write to the memory service',
       );
@@ -272,27 +244,30 @@ export class MemoryIndexer {
 
   /** Stores the passages; 200 when every one is stored. A retried single remember answering 409 was stored by an earlier attempt. */
   private async store(tenantId: string, items: IndexItem[]): Promise<number | Error> {
+    const { memory } = this.d;
+    const timeoutMs = this.w.writeTimeoutMs;
     if (!this.batchMissing) {
-      const outcome = await this.write(tenantId, '/api/v1/memory/remember/batch', { items });
+      const outcome = await this.write('/api/v1/memory/remember/batch', () =>
+        memory.rememberBatch(tenantId, { items }, { timeoutMs }),
+      );
       if (outcome !== 404 && outcome !== 405) return outcome;
       this.batchMissing = true;
     }
     for (const item of items) {
-      const outcome = await this.write(tenantId, '/api/v1/memory/remember', item);
+      const outcome = await this.write('/api/v1/memory/remember', () =>
+        memory.remember(tenantId, item, { timeoutMs }),
+      );
       if (outcome instanceof Error || (outcome >= 300 && outcome !== 409)) return outcome;
     }
     return 200;
   }
 
+  /** Forgets the document's first `chunks` passages; an answer other than 2xx is ignored, no answer ends the removal. */
   private async removeAll(tenantId: string, docId: string, chunks: number): Promise<void> {
     for (let i = 0; i < chunks; i++) {
-      try {
-        await this.call(tenantId, 'DELETE', `/api/v1/memory/${encodeURIComponent(chunkId(docId, i))}`);
-      } catch (err) {
-        this.o.logger.warn(
-          { err: err instanceof Error ? err.message : String(err), docId },
-          'memory service unreachable while removing',
-        );
+      const outcome = await statusOf(() => this.d.memory.forget(tenantId, chunkId(docId, i)));
+      if (outcome instanceof Error) {
+        this.d.logger.warn({ err: outcome.message, docId }, 'memory service unreachable while removing');
         return;
       }
     }
