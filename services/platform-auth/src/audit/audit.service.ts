@@ -1,6 +1,18 @@
 import type { Database, Tx } from '@care/db';
-import { storableJson, storableText, type Logger } from '@care/service-kit';
+import type { Request } from 'express';
+import { requestIdOf, storableJson, storableText, type Logger } from '@care/service-kit';
 import { insertAuthEvent, type AuthEvent } from './audit.repository';
+
+/** Where a request came from, recorded with its audit events (and counted by the login throttle). */
+export interface ClientInfo {
+  ip: string;
+  requestId: string;
+}
+
+/** The client of a request: its address (as `TRUST_PROXY` decides, ADR 0009) and its request id. */
+export function clientOf(req: Request): ClientInfo {
+  return { ip: req.ip ?? '', requestId: requestIdOf(req) };
+}
 
 const MAX_FIELD = 512;
 const field = (v: string | null | undefined) =>

@@ -1,11 +1,9 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { LoginRequest, RefreshRequest } from '@care/contracts';
 import { UnauthorizedError, validate } from '@care/service-kit';
 import type { AppDeps } from '../app';
-import { requestIdOf } from '../security/request-context';
-import { builtinDisabled, describePrincipal, type ClientInfo } from './auth.service';
-
-const client = (req: Request): ClientInfo => ({ ip: req.ip ?? '', requestId: requestIdOf(req) });
+import { clientOf } from '../audit/audit.service';
+import { builtinDisabled, describePrincipal } from './auth.service';
 
 /**
  * `/api/v1/auth`: login, refresh, logout (builtin mode only; 404 in external mode, where `auth` is undefined) and
@@ -18,15 +16,15 @@ export function authRoutes({ auth }: Pick<AppDeps, 'auth'>): Router {
     return auth;
   };
   router.post('/api/v1/auth/login', validate({ body: LoginRequest }), async (req, res) => {
-    const pair = await builtin().login(req.body.email, req.body.password, client(req));
+    const pair = await builtin().login(req.body.email, req.body.password, clientOf(req));
     res.set('Cache-Control', 'no-store').json(pair);
   });
   router.post('/api/v1/auth/refresh', validate({ body: RefreshRequest }), async (req, res) => {
-    const pair = await builtin().refresh(req.body.refreshToken, client(req));
+    const pair = await builtin().refresh(req.body.refreshToken, clientOf(req));
     res.set('Cache-Control', 'no-store').json(pair);
   });
   router.post('/api/v1/auth/logout', validate({ body: RefreshRequest }), async (req, res) => {
-    await builtin().logout(req.body.refreshToken, client(req));
+    await builtin().logout(req.body.refreshToken, clientOf(req));
     res.status(204).end();
   });
   router.get('/api/v1/auth/me', (req, res) => {

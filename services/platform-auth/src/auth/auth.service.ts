@@ -3,7 +3,7 @@ import type { Database } from '@care/db';
 import type { CallerView, LoginResponse, Static } from '@care/contracts';
 import { AppError, TooManyRequestsError, UnauthorizedError, type Principal } from '@care/service-kit';
 import type { AuthEvent } from '../audit/audit.repository';
-import type { AuditTrail } from '../audit/audit.service';
+import type { AuditTrail, ClientInfo } from '../audit/audit.service';
 import { findDirectoryEntry, findUser, normaliseEmail } from '../users/users.repository';
 import { assertPasswordLength, type PasswordHasher } from '../users/password-hasher';
 import type { LoginThrottle } from './login-throttle';
@@ -18,12 +18,6 @@ import type { AuthMetrics } from './auth.metrics';
 
 /** Login and refresh answer. */
 type TokenPair = LoginResponse;
-
-/** Where a request came from, for throttling and the audit trail. */
-export interface ClientInfo {
-  ip: string;
-  requestId: string;
-}
 
 /** Dependencies of {@link AuthService}. */
 interface AuthServiceDeps {
@@ -94,7 +88,7 @@ export class AuthService {
     }
     const entry = await d.db.withSystem((tx) => findDirectoryEntry(tx, email));
     const user = await d.db.withTenant(entry?.tenantId ?? NO_TENANT, (tx) =>
-      findUser(tx, entry?.tenantId ?? NO_TENANT, entry?.userId ?? NO_USER),
+      findUser(tx, entry?.userId ?? NO_USER),
     );
     const ok = await d.hasher.verify(password, user?.passwordHash);
     if (!user || !ok) {
@@ -137,19 +131,19 @@ export class AuthService {
     const hash = hashRefreshToken(token);
     const now = d.clock();
     const outcome = await d.db.withTenant(tenantId, async (tx) => {
-      const consumed = await consumeRefreshToken(tx, tenantId, hash, now);
+      const consumed = await consumeRefreshToken(tx, hash, now);
       if (consumed) {
-        const user = await findUser(tx, tenantId, consumed.userId);
+        const user = await findUser(tx, consumed.userId);
         if (!user) {
-          await revokeFamily(tx, tenantId, consumed.familyId, now);
+          await revokeFamily(tx, consumed.familyId, now);
           return { kind: 'gone' as const };
         }
         return { kind: 'ok' as const, user, familyId: consumed.familyId, expiresAt: consumed.expiresAt };
       }
-      const existing = await findRefreshToken(tx, tenantId, hash);
+      const existing = await findRefreshToken(tx, hash);
       if (existing?.usedAt) {
         // Reuse of a rotated token: someone holds a copy. Revoke the whole family and commit that.
-        const revoked = await revokeFamily(tx, tenantId, existing.familyId, now);
+        const revoked = await revokeFamily(tx, existing.familyId, now);
         await d.audit.record(
           {
             type: 'REFRESH_REUSED',
@@ -180,9 +174,9 @@ export class AuthService {
     if (!tenantId) return;
     const hash = hashRefreshToken(token);
     await d.db.withTenant(tenantId, async (tx) => {
-      const existing = await findRefreshToken(tx, tenantId, hash);
+      const existing = await findRefreshToken(tx, hash);
       if (!existing) return;
-      const revoked = await revokeFamily(tx, tenantId, existing.familyId, d.clock());
+      const revoked = await revokeFamily(tx, existing.familyId, d.clock());
       await d.audit.record(
         {
           type: 'LOGOUT',

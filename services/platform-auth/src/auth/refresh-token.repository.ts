@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
 import { refreshTokens } from '../db/schema';
 
 /** A stored refresh token (by hash). */
@@ -24,8 +24,7 @@ export async function insertRefreshToken(tx: Tx, row: RefreshTokenRecord): Promi
  * one sees `used_at IS NULL` (the second waits on the row lock, re-checks, and gets nothing).
  */
 export async function consumeRefreshToken(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   tokenHash: string,
   now: Date,
 ): Promise<RefreshTokenRecord | undefined> {
@@ -34,7 +33,7 @@ export async function consumeRefreshToken(
     .set({ usedAt: now })
     .where(
       and(
-        eq(refreshTokens.tenantId, tenantId),
+        eq(refreshTokens.tenantId, tx.tenantId),
         eq(refreshTokens.tokenHash, tokenHash),
         isNull(refreshTokens.usedAt),
         isNull(refreshTokens.revokedAt),
@@ -47,25 +46,24 @@ export async function consumeRefreshToken(
 
 /** The token row whatever its state. */
 export async function findRefreshToken(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   tokenHash: string,
 ): Promise<RefreshTokenRecord | undefined> {
   const [row] = await tx
     .select()
     .from(refreshTokens)
-    .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.tokenHash, tokenHash)));
+    .where(and(eq(refreshTokens.tenantId, tx.tenantId), eq(refreshTokens.tokenHash, tokenHash)));
   return row;
 }
 
 /** Revokes every not yet revoked token of a family; returns how many. */
-export async function revokeFamily(tx: Tx, tenantId: string, familyId: string, now: Date): Promise<number> {
+export async function revokeFamily(tx: TenantTx, familyId: string, now: Date): Promise<number> {
   const rows = await tx
     .update(refreshTokens)
     .set({ revokedAt: now })
     .where(
       and(
-        eq(refreshTokens.tenantId, tenantId),
+        eq(refreshTokens.tenantId, tx.tenantId),
         eq(refreshTokens.familyId, familyId),
         isNull(refreshTokens.revokedAt),
       ),
@@ -75,13 +73,13 @@ export async function revokeFamily(tx: Tx, tenantId: string, familyId: string, n
 }
 
 /** Revokes every live token of a user (password or role change). */
-export async function revokeUserTokens(tx: Tx, tenantId: string, userId: string, now: Date): Promise<number> {
+export async function revokeUserTokens(tx: TenantTx, userId: string, now: Date): Promise<number> {
   const rows = await tx
     .update(refreshTokens)
     .set({ revokedAt: now })
     .where(
       and(
-        eq(refreshTokens.tenantId, tenantId),
+        eq(refreshTokens.tenantId, tx.tenantId),
         eq(refreshTokens.userId, userId),
         isNull(refreshTokens.revokedAt),
       ),

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError, type Logger } from '@care/service-kit';
-import { contextOf, requestIdOf } from '../security/request-context';
+import { AppError, requestIdOf, tenantOf, type Logger } from '@care/service-kit';
 import type { TenantConfigService } from '../tenant-config/tenant-config.service';
 
 /** Dependencies of {@link ChatService}. */
@@ -105,7 +104,7 @@ export class ChatService {
       this.forward(req, res, next);
       return;
     }
-    tenantConfig.settingsOf(contextOf(req).tenantId).then((settings) => {
+    tenantConfig.settingsOf(tenantOf(req)).then((settings) => {
       const allow = settings['chat.allowClinical'];
       if (typeof allow === 'boolean') body.allow_clinical = allow;
       this.forward(req, res, next);

@@ -1,5 +1,5 @@
 import { and, desc, eq, ilike, or } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
 import { kbDocuments } from '../db/schema';
 
 /** Indexing state of a document in the memory service. */
@@ -26,11 +26,10 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The tenant's documents, newest first, optionally filtered by a text in the title or content. */
 export async function listDocuments(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   opts: { q?: string; limit: number; offset: number },
 ): Promise<KbDocumentRecord[]> {
-  const tenant = eq(kbDocuments.tenantId, tenantId);
+  const tenant = eq(kbDocuments.tenantId, tx.tenantId);
   const text = opts.q ? `%${escapeLike(opts.q)}%` : undefined;
   const where = text
     ? and(tenant, or(ilike(kbDocuments.title, text), ilike(kbDocuments.content, text)))
@@ -46,15 +45,11 @@ export async function listDocuments(
 }
 
 /** One document. */
-export async function findDocument(
-  tx: Tx,
-  tenantId: string,
-  id: string,
-): Promise<KbDocumentRecord | undefined> {
+export async function findDocument(tx: TenantTx, id: string): Promise<KbDocumentRecord | undefined> {
   const [row] = await tx
     .select()
     .from(kbDocuments)
-    .where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id)));
+    .where(and(eq(kbDocuments.tenantId, tx.tenantId), eq(kbDocuments.id, id)));
   return row && cast(row);
 }
 
@@ -64,25 +59,20 @@ export async function insertDocument(tx: Tx, row: KbDocumentRecord): Promise<voi
 }
 
 /** Records the outcome of indexing. */
-export async function setIndexStatus(
-  tx: Tx,
-  tenantId: string,
-  id: string,
-  status: IndexStatus,
-): Promise<void> {
+export async function setIndexStatus(tx: TenantTx, id: string, status: IndexStatus): Promise<void> {
   await tx
     .update(kbDocuments)
     .set({ indexStatus: status })
-    .where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id)));
+    .where(and(eq(kbDocuments.tenantId, tx.tenantId), eq(kbDocuments.id, id)));
 }
 
 /** Deletes a document. */
-export async function deleteDocument(tx: Tx, tenantId: string, id: string): Promise<boolean> {
+export async function deleteDocument(tx: TenantTx, id: string): Promise<boolean> {
   return (
     (
       await tx
         .delete(kbDocuments)
-        .where(and(eq(kbDocuments.tenantId, tenantId), eq(kbDocuments.id, id)))
+        .where(and(eq(kbDocuments.tenantId, tx.tenantId), eq(kbDocuments.id, id)))
         .returning({ id: kbDocuments.id })
     ).length > 0
   );

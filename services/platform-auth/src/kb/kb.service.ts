@@ -3,7 +3,6 @@ import type { Database } from '@care/db';
 import type { KbDocumentView as KbDocumentViewSchema, Static } from '@care/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@care/service-kit';
 import { unregisteredTenant } from '../db/db-errors';
-import type { RequestContext } from '../security/request-context';
 import {
   deleteDocument,
   findDocument,
@@ -36,25 +35,25 @@ const notFound = () => new NotFoundError('No such document', 'DOCUMENT_NOT_FOUND
 export class KbService {
   constructor(private readonly d: { db: Database; clock: () => Date; indexer?: MemoryIndexer }) {}
 
-  list(ctx: RequestContext, opts: { q?: string; limit: number; offset: number }): Promise<KbDocumentView[]> {
-    return this.d.db.withTenant(ctx.tenantId, async (tx) =>
-      (await listDocuments(tx, ctx.tenantId, opts)).map((r) => view(r, false)),
+  list(tenantId: string, opts: { q?: string; limit: number; offset: number }): Promise<KbDocumentView[]> {
+    return this.d.db.withTenant(tenantId, async (tx) =>
+      (await listDocuments(tx, opts)).map((r) => view(r, false)),
     );
   }
 
-  get(ctx: RequestContext, id: string): Promise<KbDocumentView> {
-    return this.d.db.withTenant(ctx.tenantId, async (tx) => {
-      const doc = await findDocument(tx, ctx.tenantId, id);
+  get(tenantId: string, id: string): Promise<KbDocumentView> {
+    return this.d.db.withTenant(tenantId, async (tx) => {
+      const doc = await findDocument(tx, id);
       if (!doc) throw notFound();
       return view(doc, true);
     });
   }
 
-  async create(ctx: RequestContext, body: CreateDocument): Promise<KbDocumentView> {
+  async create(tenantId: string, body: CreateDocument): Promise<KbDocumentView> {
     const { db, indexer } = this.d;
     const now = this.d.clock();
     const row: KbDocumentRecord = {
-      tenantId: ctx.tenantId,
+      tenantId: tenantId,
       id: randomUUID(),
       title: body.title,
       content: body.content,
@@ -65,26 +64,26 @@ export class KbService {
       updatedAt: now,
     };
     try {
-      await db.withTenant(ctx.tenantId, (tx) => insertDocument(tx, row));
+      await db.withTenant(tenantId, (tx) => insertDocument(tx, row));
     } catch (err) {
-      throw unregisteredTenant(err, ctx.tenantId);
+      throw unregisteredTenant(err, tenantId);
     }
     if (indexer) {
-      row.indexStatus = (await indexer.index(ctx.tenantId, row)) ? 'INDEXED' : 'FAILED';
-      await db.withTenant(ctx.tenantId, (tx) => setIndexStatus(tx, ctx.tenantId, row.id, row.indexStatus));
+      row.indexStatus = (await indexer.index(tenantId, row)) ? 'INDEXED' : 'FAILED';
+      await db.withTenant(tenantId, (tx) => setIndexStatus(tx, row.id, row.indexStatus));
     }
     return view(row, true);
   }
 
   /** The tenant's passages that best answer `q`, through the memory service (503 when it is not configured or down). */
-  async search(ctx: RequestContext, q: string, limit: number): Promise<KbHit[]> {
+  async search(tenantId: string, q: string, limit: number): Promise<KbHit[]> {
     if (!this.d.indexer)
       throw new ServiceUnavailableError(
         'Knowledge-base search needs the memory service (MEMORY_BASE_URL)',
         'KB_SEARCH_UNAVAILABLE',
       );
     try {
-      return await this.d.indexer.search(ctx.tenantId, q, limit);
+      return await this.d.indexer.search(tenantId, q, limit);
     } catch {
       throw new ServiceUnavailableError(
         'The memory service is not reachable; try again later',
@@ -93,13 +92,13 @@ export class KbService {
     }
   }
 
-  async remove(ctx: RequestContext, id: string): Promise<void> {
-    const doc = await this.d.db.withTenant(ctx.tenantId, async (tx) => {
-      const found = await findDocument(tx, ctx.tenantId, id);
+  async remove(tenantId: string, id: string): Promise<void> {
+    const doc = await this.d.db.withTenant(tenantId, async (tx) => {
+      const found = await findDocument(tx, id);
       if (!found) throw notFound();
-      await deleteDocument(tx, ctx.tenantId, id);
+      await deleteDocument(tx, id);
       return found;
     });
-    if (this.d.indexer && doc.indexStatus !== 'NOT_INDEXED') await this.d.indexer.remove(ctx.tenantId, doc);
+    if (this.d.indexer && doc.indexStatus !== 'NOT_INDEXED') await this.d.indexer.remove(tenantId, doc);
   }
 }

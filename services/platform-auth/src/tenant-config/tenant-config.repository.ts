@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
 import { tenantConfigs } from '../db/schema';
 
 /** Stored settings and branding of a tenant. */
@@ -11,8 +11,11 @@ export interface TenantConfigRecord {
 }
 
 /** The tenant's row, locked for update when `forUpdate` (read-modify-write of a merge patch). */
-export async function findTenantConfig(tx: Tx, tenantId: string, forUpdate = false): Promise<TenantConfigRecord | undefined> {
-  const q = tx.select().from(tenantConfigs).where(eq(tenantConfigs.tenantId, tenantId));
+export async function findTenantConfig(
+  tx: TenantTx,
+  forUpdate = false,
+): Promise<TenantConfigRecord | undefined> {
+  const q = tx.select().from(tenantConfigs).where(eq(tenantConfigs.tenantId, tx.tenantId));
   const [row] = await (forUpdate ? q.for('update') : q);
   return row;
 }
@@ -22,5 +25,8 @@ export async function upsertTenantConfig(tx: Tx, row: TenantConfigRecord): Promi
   await tx
     .insert(tenantConfigs)
     .values(row)
-    .onConflictDoUpdate({ target: tenantConfigs.tenantId, set: { settings: row.settings, branding: row.branding, updatedAt: row.updatedAt } });
+    .onConflictDoUpdate({
+      target: tenantConfigs.tenantId,
+      set: { settings: row.settings, branding: row.branding, updatedAt: row.updatedAt },
+    });
 }

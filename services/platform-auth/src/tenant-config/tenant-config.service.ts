@@ -2,7 +2,6 @@ import type { Database } from '@care/db';
 import type { Static, TenantConfigView as TenantConfigViewSchema } from '@care/contracts';
 import { ValidationError } from '@care/service-kit';
 import { unregisteredTenant } from '../db/db-errors';
-import type { RequestContext } from '../security/request-context';
 import { findTenantConfig, upsertTenantConfig, type TenantConfigRecord } from './tenant-config.repository';
 import type { ConfigPatch } from './tenant-config.schemas';
 
@@ -35,24 +34,19 @@ const view = (tenantId: string, row: Omit<TenantConfigRecord, 'tenantId'> | unde
 export class TenantConfigService {
   constructor(private readonly d: { db: Database; clock: () => Date }) {}
 
-  get(ctx: RequestContext): Promise<TenantConfigView> {
-    return this.d.db.withTenant(ctx.tenantId, async (tx) =>
-      view(ctx.tenantId, await findTenantConfig(tx, ctx.tenantId)),
-    );
+  get(tenantId: string): Promise<TenantConfigView> {
+    return this.d.db.withTenant(tenantId, async (tx) => view(tenantId, await findTenantConfig(tx)));
   }
 
   /** The tenant's settings (for other features acting in that tenant, such as the chat defaults). */
   settingsOf(tenantId: string): Promise<Record<string, unknown>> {
-    return this.d.db.withTenant(
-      tenantId,
-      async (tx) => (await findTenantConfig(tx, tenantId))?.settings ?? {},
-    );
+    return this.d.db.withTenant(tenantId, async (tx) => (await findTenantConfig(tx))?.settings ?? {});
   }
 
-  async patch(ctx: RequestContext, patch: ConfigPatch): Promise<TenantConfigView> {
+  async patch(tenantId: string, patch: ConfigPatch): Promise<TenantConfigView> {
     try {
-      return await this.d.db.withTenant(ctx.tenantId, async (tx) => {
-        const row = await findTenantConfig(tx, ctx.tenantId, true);
+      return await this.d.db.withTenant(tenantId, async (tx) => {
+        const row = await findTenantConfig(tx, true);
         const settings = merge(row?.settings ?? {}, patch.settings);
         if (Buffer.byteLength(JSON.stringify(settings)) > MAX_SETTINGS_BYTES) {
           throw new ValidationError('The settings are too large', [
@@ -60,16 +54,16 @@ export class TenantConfigService {
           ]);
         }
         const next = {
-          tenantId: ctx.tenantId,
+          tenantId: tenantId,
           settings,
           branding: merge(row?.branding ?? {}, patch.branding),
           updatedAt: this.d.clock(),
         };
         await upsertTenantConfig(tx, next);
-        return view(ctx.tenantId, next);
+        return view(tenantId, next);
       });
     } catch (err) {
-      throw unregisteredTenant(err, ctx.tenantId);
+      throw unregisteredTenant(err, tenantId);
     }
   }
 }

@@ -1,10 +1,9 @@
 import type { Database, Tx } from '@care/db';
 import type { AuthEventView, Static, TenantView as TenantViewSchema } from '@care/contracts';
-import { ConflictError, NotFoundError } from '@care/service-kit';
-import type { AuditTrail } from '../audit/audit.service';
+import { ConflictError, NotFoundError, type Caller } from '@care/service-kit';
+import type { AuditTrail, ClientInfo } from '../audit/audit.service';
 import { listAuthEvents } from '../audit/audit.repository';
 import { FOREIGN_KEY_VIOLATION, RESTRICT_VIOLATION, sqlState, UNIQUE_VIOLATION } from '../db/db-errors';
-import type { RequestContext } from '../security/request-context';
 import {
   deleteTenant,
   findTenant,
@@ -30,7 +29,8 @@ export class TenantsService {
 
   /** `withSystem` (no RLS) plus an audit record in the same transaction. */
   private system<T>(
-    ctx: RequestContext,
+    caller: Caller,
+    client: ClientInfo,
     action: string,
     target: string | null,
     fn: (tx: Tx) => Promise<T>,
@@ -41,10 +41,10 @@ export class TenantsService {
         {
           type: 'SYSTEM_ACCESS',
           tenantId: target,
-          userId: ctx.userId,
-          ip: ctx.ip,
-          requestId: ctx.requestId,
-          detail: { action, callerTenantId: ctx.tenantId },
+          userId: caller.userId,
+          ip: client.ip,
+          requestId: client.requestId,
+          detail: { action, callerTenantId: caller.tenantId },
         },
         tx,
       );
@@ -52,23 +52,25 @@ export class TenantsService {
     });
   }
 
-  list(ctx: RequestContext, page: { limit: number; offset: number }): Promise<TenantView[]> {
-    return this.system(ctx, 'tenants.list', null, async (tx) => (await listTenants(tx, page)).map(view));
+  list(caller: Caller, client: ClientInfo, page: { limit: number; offset: number }): Promise<TenantView[]> {
+    return this.system(caller, client, 'tenants.list', null, async (tx) =>
+      (await listTenants(tx, page)).map(view),
+    );
   }
 
-  get(ctx: RequestContext, id: string): Promise<TenantView> {
-    return this.system(ctx, 'tenants.get', id, async (tx) => {
+  get(caller: Caller, client: ClientInfo, id: string): Promise<TenantView> {
+    return this.system(caller, client, 'tenants.get', id, async (tx) => {
       const t = await findTenant(tx, id);
       if (!t) throw notFound();
       return view(t);
     });
   }
 
-  async create(ctx: RequestContext, body: { id: string; name: string }): Promise<TenantView> {
+  async create(caller: Caller, client: ClientInfo, body: { id: string; name: string }): Promise<TenantView> {
     const now = this.d.clock();
     const row = { id: body.id, name: body.name, createdAt: now, updatedAt: now };
     try {
-      await this.system(ctx, 'tenants.create', body.id, (tx) => insertTenant(tx, row));
+      await this.system(caller, client, 'tenants.create', body.id, (tx) => insertTenant(tx, row));
     } catch (err) {
       if (sqlState(err) === UNIQUE_VIOLATION)
         throw new ConflictError('A tenant with this id exists', 'TENANT_EXISTS');
@@ -77,17 +79,17 @@ export class TenantsService {
     return view(row);
   }
 
-  rename(ctx: RequestContext, id: string, name: string): Promise<TenantView> {
-    return this.system(ctx, 'tenants.update', id, async (tx) => {
+  rename(caller: Caller, client: ClientInfo, id: string, name: string): Promise<TenantView> {
+    return this.system(caller, client, 'tenants.update', id, async (tx) => {
       const t = await updateTenant(tx, id, name, this.d.clock());
       if (!t) throw notFound();
       return view(t);
     });
   }
 
-  async remove(ctx: RequestContext, id: string): Promise<void> {
+  async remove(caller: Caller, client: ClientInfo, id: string): Promise<void> {
     try {
-      await this.system(ctx, 'tenants.delete', id, async (tx) => {
+      await this.system(caller, client, 'tenants.delete', id, async (tx) => {
         if (!(await deleteTenant(tx, id))) throw notFound();
       });
     } catch (err) {
@@ -98,8 +100,13 @@ export class TenantsService {
   }
 
   /** The tenant's audit trail, newest first. */
-  async auditEvents(ctx: RequestContext, id: string, limit: number): Promise<Static<typeof AuthEventView>[]> {
-    const events = await this.system(ctx, 'tenants.audit-events', id, (tx) =>
+  async auditEvents(
+    caller: Caller,
+    client: ClientInfo,
+    id: string,
+    limit: number,
+  ): Promise<Static<typeof AuthEventView>[]> {
+    const events = await this.system(caller, client, 'tenants.audit-events', id, (tx) =>
       listAuthEvents(tx, { tenantId: id, limit }),
     );
     return events.map((e) => ({ ...e, occurredAt: e.occurredAt.toISOString() }));

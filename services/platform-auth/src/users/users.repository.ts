@@ -1,5 +1,5 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
 import { loginDirectory, users } from '../db/schema';
 
 /** A stored user, hash included: only the auth and users services see this shape. */
@@ -40,24 +40,23 @@ export async function countAllUsers(tx: Tx): Promise<number> {
 }
 
 /** One user of the tenant. */
-export async function findUser(tx: Tx, tenantId: string, id: string): Promise<UserRecord | undefined> {
+export async function findUser(tx: TenantTx, id: string): Promise<UserRecord | undefined> {
   const [row] = await tx
     .select()
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, id)));
+    .where(and(eq(users.tenantId, tx.tenantId), eq(users.id, id)));
   return row;
 }
 
 /** A page of the tenant's users, oldest first. */
 export async function listUsers(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   page: { limit: number; offset: number },
 ): Promise<UserRecord[]> {
   return tx
     .select()
     .from(users)
-    .where(eq(users.tenantId, tenantId))
+    .where(eq(users.tenantId, tx.tenantId))
     .orderBy(asc(users.createdAt), asc(users.id))
     .limit(page.limit)
     .offset(page.offset);
@@ -71,28 +70,27 @@ export async function insertUser(tx: Tx, user: UserRecord): Promise<void> {
 
 /** Applies a change to a user; returns the new row, or undefined if there is no such user. */
 export async function updateUser(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   id: string,
   change: Partial<Pick<UserRecord, 'passwordHash' | 'roles'>> & { updatedAt: Date },
 ): Promise<UserRecord | undefined> {
   const [row] = await tx
     .update(users)
     .set(change)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
+    .where(and(eq(users.tenantId, tx.tenantId), eq(users.id, id)))
     .returning();
   return row;
 }
 
 /** Deletes the user and its directory entry; its refresh tokens go with it (foreign key cascade). */
-export async function deleteUser(tx: Tx, tenantId: string, id: string): Promise<boolean> {
+export async function deleteUser(tx: TenantTx, id: string): Promise<boolean> {
   const deleted = await tx
     .delete(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
+    .where(and(eq(users.tenantId, tx.tenantId), eq(users.id, id)))
     .returning({ id: users.id });
   if (!deleted.length) return false;
   await tx
     .delete(loginDirectory)
-    .where(and(eq(loginDirectory.tenantId, tenantId), eq(loginDirectory.userId, id)));
+    .where(and(eq(loginDirectory.tenantId, tx.tenantId), eq(loginDirectory.userId, id)));
   return true;
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Tx } from '@care/db';
+import type { Database, TenantTx } from '@care/db';
 import type { Static, UserView as UserViewSchema } from '@care/contracts';
-import { ConflictError, ForbiddenError, NotFoundError } from '@care/service-kit';
-import type { AuditTrail } from '../audit/audit.service';
-import { isPlatformAdmin, type RequestContext } from '../security/request-context';
+import { ConflictError, ForbiddenError, NotFoundError, type Caller } from '@care/service-kit';
+import type { AuditTrail, ClientInfo } from '../audit/audit.service';
 import { FOREIGN_KEY_VIOLATION, sqlState, UNIQUE_VIOLATION } from '../db/db-errors';
 import { assertNewPassword, type PasswordHasher } from './password-hasher';
 import {
@@ -24,7 +23,7 @@ interface UsersServiceDeps {
   audit: AuditTrail;
   clock: () => Date;
   /** Ends the user's sessions (refresh tokens) inside the change's transaction; the auth feature provides it. */
-  revokeSessions: (tx: Tx, tenantId: string, userId: string, now: Date) => Promise<unknown>;
+  revokeSessions: (tx: TenantTx, userId: string, now: Date) => Promise<unknown>;
 }
 
 type UserView = Static<typeof UserViewSchema>;
@@ -41,8 +40,11 @@ function toUserView(u: UserRecord): UserView {
   };
 }
 
-const assertMayManage = (ctx: RequestContext, roles: readonly string[]) => {
-  if (roles.includes('PLATFORM_ADMIN') && !isPlatformAdmin(ctx)) {
+/** Whether the caller holds the global platform-admin scope. */
+const isPlatformAdmin = (caller: Caller) => caller.scopes.includes('platform:admin');
+
+const assertMayManage = (caller: Caller, roles: readonly string[]) => {
+  if (roles.includes('PLATFORM_ADMIN') && !isPlatformAdmin(caller)) {
     throw new ForbiddenError(
       'Only a platform administrator may grant or manage PLATFORM_ADMIN',
       'ROLE_FORBIDDEN',
@@ -50,8 +52,8 @@ const assertMayManage = (ctx: RequestContext, roles: readonly string[]) => {
   }
 };
 
-const existing = async (tx: Tx, tenantId: string, id: string) => {
-  const user = await findUser(tx, tenantId, id);
+const existing = async (tx: TenantTx, id: string) => {
+  const user = await findUser(tx, id);
   if (!user) throw new NotFoundError('No such user', 'USER_NOT_FOUND');
   return user;
 };
@@ -62,29 +64,30 @@ export class UsersService {
 
   /** Runs `fn` in the target tenant; another tenant than the caller's is a platform-admin-only, audited path. */
   private async inTenant<T>(
-    ctx: RequestContext,
+    caller: Caller,
+    client: ClientInfo,
     requested: string | undefined,
     action: string,
-    fn: (tx: Tx, tenantId: string) => Promise<T>,
+    fn: (tx: TenantTx) => Promise<T>,
   ): Promise<T> {
     const d = this.d;
-    const tenantId = requested ?? ctx.tenantId;
-    if (tenantId === ctx.tenantId) return d.db.withTenant(tenantId, (tx) => fn(tx, tenantId));
-    if (!isPlatformAdmin(ctx))
+    const tenantId = requested ?? caller.tenantId;
+    if (tenantId === caller.tenantId) return d.db.withTenant(tenantId, fn);
+    if (!isPlatformAdmin(caller))
       throw new ForbiddenError(
         'Only a platform administrator may act in another tenant',
         'CROSS_TENANT_FORBIDDEN',
       );
     return d.db.withTenant(tenantId, async (tx) => {
-      const result = await fn(tx, tenantId);
+      const result = await fn(tx);
       await d.audit.record(
         {
           type: 'CROSS_TENANT_ACCESS',
           tenantId,
-          userId: ctx.userId,
-          ip: ctx.ip,
-          requestId: ctx.requestId,
-          detail: { action, callerTenantId: ctx.tenantId },
+          userId: caller.userId,
+          ip: client.ip,
+          requestId: client.requestId,
+          detail: { action, callerTenantId: caller.tenantId },
         },
         tx,
       );
@@ -93,29 +96,32 @@ export class UsersService {
   }
 
   list(
-    ctx: RequestContext,
+    caller: Caller,
+    client: ClientInfo,
     tenantId: string | undefined,
     page: { limit: number; offset: number },
   ): Promise<UserView[]> {
-    return this.inTenant(ctx, tenantId, 'users.list', async (tx, t) =>
-      (await listUsers(tx, t, page)).map(toUserView),
+    return this.inTenant(caller, client, tenantId, 'users.list', async (tx) =>
+      (await listUsers(tx, page)).map(toUserView),
     );
   }
 
-  get(ctx: RequestContext, tenantId: string | undefined, id: string): Promise<UserView> {
-    return this.inTenant(ctx, tenantId, 'users.get', async (tx, t) => toUserView(await existing(tx, t, id)));
+  get(caller: Caller, client: ClientInfo, tenantId: string | undefined, id: string): Promise<UserView> {
+    return this.inTenant(caller, client, tenantId, 'users.get', async (tx) =>
+      toUserView(await existing(tx, id)),
+    );
   }
 
-  async create(ctx: RequestContext, body: CreateUserRequest): Promise<UserView> {
+  async create(caller: Caller, client: ClientInfo, body: CreateUserRequest): Promise<UserView> {
     const d = this.d;
     assertNewPassword(body.password);
-    assertMayManage(ctx, body.roles);
+    assertMayManage(caller, body.roles);
     const passwordHash = await d.hasher.hash(body.password);
     const now = d.clock();
     try {
-      return await this.inTenant(ctx, body.tenantId, 'users.create', async (tx, tenantId) => {
+      return await this.inTenant(caller, client, body.tenantId, 'users.create', async (tx) => {
         const user: UserRecord = {
-          tenantId,
+          tenantId: tx.tenantId,
           id: randomUUID(),
           email: normaliseEmail(body.email),
           passwordHash,
@@ -136,33 +142,34 @@ export class UsersService {
   }
 
   async update(
-    ctx: RequestContext,
+    caller: Caller,
+    client: ClientInfo,
     tenantId: string | undefined,
     id: string,
     body: UpdateUserRequest,
   ): Promise<UserView> {
     const d = this.d;
     if (body.password !== undefined) assertNewPassword(body.password);
-    if (body.roles) assertMayManage(ctx, body.roles);
+    if (body.roles) assertMayManage(caller, body.roles);
     const passwordHash = body.password === undefined ? undefined : await d.hasher.hash(body.password);
-    return this.inTenant(ctx, tenantId, 'users.update', async (tx, t) => {
-      assertMayManage(ctx, (await existing(tx, t, id)).roles);
+    return this.inTenant(caller, client, tenantId, 'users.update', async (tx) => {
+      assertMayManage(caller, (await existing(tx, id)).roles);
       const now = d.clock();
-      const updated = await updateUser(tx, t, id, {
+      const updated = await updateUser(tx, id, {
         ...(passwordHash ? { passwordHash } : {}),
         ...(body.roles ? { roles: [...body.roles] } : {}),
         updatedAt: now,
       });
       // New credentials or roles: sessions started under the old ones end at their next refresh.
-      await d.revokeSessions(tx, t, id, now);
+      await d.revokeSessions(tx, id, now);
       return toUserView(updated!);
     });
   }
 
-  remove(ctx: RequestContext, tenantId: string | undefined, id: string): Promise<void> {
-    return this.inTenant(ctx, tenantId, 'users.delete', async (tx, t) => {
-      assertMayManage(ctx, (await existing(tx, t, id)).roles);
-      await deleteUser(tx, t, id);
+  remove(caller: Caller, client: ClientInfo, tenantId: string | undefined, id: string): Promise<void> {
+    return this.inTenant(caller, client, tenantId, 'users.delete', async (tx) => {
+      assertMayManage(caller, (await existing(tx, id)).roles);
+      await deleteUser(tx, id);
     });
   }
 }

@@ -3,7 +3,6 @@ import type { Database } from '@care/db';
 import type { Static, WorkflowView as WorkflowViewSchema } from '@care/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
 import { sqlState, UNIQUE_VIOLATION, unregisteredTenant } from '../db/db-errors';
-import type { RequestContext } from '../security/request-context';
 import {
   deleteWorkflow,
   findWorkflow,
@@ -51,25 +50,23 @@ function translate(err: unknown, tenantId: string): unknown {
 export class WorkflowService {
   constructor(private readonly d: { db: Database; clock: () => Date }) {}
 
-  list(ctx: RequestContext, page: { limit: number; offset: number }): Promise<WorkflowView[]> {
-    return this.d.db.withTenant(ctx.tenantId, async (tx) =>
-      (await listWorkflows(tx, ctx.tenantId, page)).map(view),
-    );
+  list(tenantId: string, page: { limit: number; offset: number }): Promise<WorkflowView[]> {
+    return this.d.db.withTenant(tenantId, async (tx) => (await listWorkflows(tx, page)).map(view));
   }
 
-  get(ctx: RequestContext, id: string): Promise<WorkflowView> {
-    return this.d.db.withTenant(ctx.tenantId, async (tx) => {
-      const w = await findWorkflow(tx, ctx.tenantId, id);
+  get(tenantId: string, id: string): Promise<WorkflowView> {
+    return this.d.db.withTenant(tenantId, async (tx) => {
+      const w = await findWorkflow(tx, id);
       if (!w) throw notFound();
       return view(w);
     });
   }
 
-  async create(ctx: RequestContext, body: CreateWorkflow): Promise<WorkflowView> {
+  async create(tenantId: string, body: CreateWorkflow): Promise<WorkflowView> {
     checkSteps(body.steps);
     const now = this.d.clock();
     const row: WorkflowRecord = {
-      tenantId: ctx.tenantId,
+      tenantId: tenantId,
       id: randomUUID(),
       name: body.name,
       description: body.description ?? null,
@@ -79,12 +76,12 @@ export class WorkflowService {
       updatedAt: now,
     };
     await this.d.db
-      .withTenant(ctx.tenantId, (tx) => insertWorkflow(tx, row))
-      .catch((err) => Promise.reject(translate(err, ctx.tenantId)));
+      .withTenant(tenantId, (tx) => insertWorkflow(tx, row))
+      .catch((err) => Promise.reject(translate(err, tenantId)));
     return view(row);
   }
 
-  async replace(ctx: RequestContext, id: string, body: ReplaceWorkflow): Promise<WorkflowView> {
+  async replace(tenantId: string, id: string, body: ReplaceWorkflow): Promise<WorkflowView> {
     checkSteps(body.steps);
     const change = {
       name: body.name,
@@ -93,22 +90,22 @@ export class WorkflowService {
       updatedAt: this.d.clock(),
     };
     return this.d.db
-      .withTenant(ctx.tenantId, async (tx) => {
-        const updated = await replaceWorkflow(tx, ctx.tenantId, id, body.version, change);
+      .withTenant(tenantId, async (tx) => {
+        const updated = await replaceWorkflow(tx, id, body.version, change);
         if (updated) return view(updated);
-        const current = await findWorkflow(tx, ctx.tenantId, id);
+        const current = await findWorkflow(tx, id);
         if (!current) throw notFound();
         throw new ConflictError(
           `The workflow is at version ${current.version}, not ${body.version}`,
           'VERSION_CONFLICT',
         );
       })
-      .catch((err) => Promise.reject(translate(err, ctx.tenantId)));
+      .catch((err) => Promise.reject(translate(err, tenantId)));
   }
 
-  remove(ctx: RequestContext, id: string): Promise<void> {
-    return this.d.db.withTenant(ctx.tenantId, async (tx) => {
-      if (!(await deleteWorkflow(tx, ctx.tenantId, id))) throw notFound();
+  remove(tenantId: string, id: string): Promise<void> {
+    return this.d.db.withTenant(tenantId, async (tx) => {
+      if (!(await deleteWorkflow(tx, id))) throw notFound();
     });
   }
 }
