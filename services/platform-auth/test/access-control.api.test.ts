@@ -2,10 +2,11 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import fc from 'fast-check';
 import { aUser, bearer, seedUser, tokenOf, type TestUser } from './builders/user.builder';
-import { buildApp, engines, openTestDb, signToken, type TestApp, type TestDb } from './support/harness';
+import { buildApp, openTestDb, type TestApp, type TestDb } from './support/harness';
+import { describeEachEngine, signTestToken } from '@care/service-kit/testing';
 import { rawRequest, serve } from './support/raw-http';
 
-describe.each(engines())('access pipeline (%s)', (engine) => {
+describeEachEngine('access pipeline', (engine) => {
   let t: TestDb;
   let h: TestApp;
   let viewer: TestUser, user: TestUser, tenantAdmin: TestUser, platformAdmin: TestUser, otherTenantUser: TestUser;
@@ -34,11 +35,11 @@ describe.each(engines())('access pipeline (%s)', (engine) => {
 
   it('rejects a valid-signed token that names an unknown critical header parameter (RFC 7515 4.1.11)', async () => {
     const claims = { sub: platformAdmin.id, email: platformAdmin.email, tenantId: 'platform', roles: ['PLATFORM_ADMIN'] };
-    const crit = signToken(claims, { header: { alg: 'HS256', crit: ['urn:example:must-understand'] } as never });
+    const crit = signTestToken(claims, { header: { alg: 'HS256', crit: ['urn:example:must-understand'] } as never });
     for (const path of ['/api/v1/tenants', '/api/v1/auth/me', '/api/v1/chat/threads']) {
       expect({ path, status: (await request(h.app).get(path).set('Authorization', `Bearer ${crit}`)).status }).toEqual({ path, status: 401 });
     }
-    expect((await request(h.app).get('/api/v1/tenants').set('Authorization', `Bearer ${signToken(claims)}`)).status).toBe(200);
+    expect((await request(h.app).get('/api/v1/tenants').set('Authorization', `Bearer ${signTestToken(claims)}`)).status).toBe(200);
   });
 
   describe('401 versus 403', () => {
@@ -95,13 +96,13 @@ describe.each(engines())('access pipeline (%s)', (engine) => {
       ['alg None', () => `${unsigned('None')}.`],
       ['alg nOnE', () => `${unsigned('nOnE')}.`],
       ['alg NONE with an HMAC signature', () => `${unsigned('NONE')}.${createHmac('sha256', 'x').update(unsigned('NONE')).digest('base64url')}`],
-      ['expired', () => signToken(base(), { expiresIn: -60 })],
-      ['nbf in the future', () => signToken(base(), { notBefore: 120 })],
-      ['wrong issuer', () => signToken(base(), { issuer: 'evil' })],
-      ['wrong audience', () => signToken(base(), { audience: 'someone-else' })],
-      ['signed with another key', () => signToken(base(), {}, 'another-secret-that-is-at-least-32-bytes')],
-      ['missing tenantId', () => signToken({ ...base(), tenantId: undefined })],
-      ['missing roles', () => signToken({ ...base(), roles: undefined })],
+      ['expired', () => signTestToken(base(), { expiresIn: -60 })],
+      ['nbf in the future', () => signTestToken(base(), { notBefore: 120 })],
+      ['wrong issuer', () => signTestToken(base(), { issuer: 'evil' })],
+      ['wrong audience', () => signTestToken(base(), { audience: 'someone-else' })],
+      ['signed with another key', () => signTestToken(base(), {}, 'another-secret-that-is-at-least-32-bytes')],
+      ['missing tenantId', () => signTestToken({ ...base(), tenantId: undefined })],
+      ['missing roles', () => signTestToken({ ...base(), roles: undefined })],
       [
         'tampered payload (roles and tenant swapped, signature kept)',
         () => {
@@ -110,7 +111,7 @@ describe.each(engines())('access pipeline (%s)', (engine) => {
           return `${head}.${payload}.${sig}`;
         },
       ],
-      ['tenant A token re-signed for tenant B with a guessed key', () => signToken({ ...base(), tenantId: otherTenantUser.tenantId }, {}, 'guessed-secret-guessed-secret-guessed!!')],
+      ['tenant A token re-signed for tenant B with a guessed key', () => signTestToken({ ...base(), tenantId: otherTenantUser.tenantId }, {}, 'guessed-secret-guessed-secret-guessed!!')],
     ];
 
     it.each(attacks)('%s', async (_name, make) => {

@@ -1,9 +1,10 @@
 import { createLogger } from '@care/service-kit';
 import { listAuthEvents } from '../src/audit/audit.repository';
 import { AuditTrail } from '../src/audit/audit.service';
-import { engines, openTestDb, type TestDb } from './support/harness';
+import { openTestDb, type TestDb } from './support/harness';
+import { describeEachEngine } from '@care/service-kit/testing';
 
-describe.each(engines())('audit trail (%s)', (engine) => {
+describeEachEngine('audit trail', (engine) => {
   let t: TestDb;
   beforeAll(async () => {
     t = await openTestDb(engine);

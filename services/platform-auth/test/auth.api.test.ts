@@ -2,9 +2,10 @@ import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import { listAuthEvents } from '../src/audit/audit.repository';
 import { aUser, seedUser } from './builders/user.builder';
-import { buildApp, engines, openTestDb, TEST_SECRET, type TestApp, type TestDb } from './support/harness';
+import { buildApp, openTestDb, type TestApp, type TestDb } from './support/harness';
+import { describeEachEngine, TEST_JWT_SECRET } from '@care/service-kit/testing';
 
-describe.each(engines())('auth endpoints (%s)', (engine) => {
+describeEachEngine('auth endpoints', (engine) => {
   let t: TestDb;
   let h: TestApp;
   beforeAll(async () => {
@@ -25,7 +26,7 @@ describe.each(engines())('auth endpoints (%s)', (engine) => {
     expect(Object.keys(res.body).sort()).toEqual(['idToken', 'refreshToken', 'tenantId']);
     expect(res.body.tenantId).toBe(u.tenantId);
     expect(res.headers['cache-control']).toBe('no-store');
-    const decoded = jwt.verify(res.body.idToken, TEST_SECRET, {
+    const decoded = jwt.verify(res.body.idToken, TEST_JWT_SECRET, {
       algorithms: ['HS256'],
       issuer: 'care-platform',
       audience: 'care-platform',

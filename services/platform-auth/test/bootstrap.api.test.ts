@@ -3,9 +3,10 @@ import { createLogger } from '@care/service-kit';
 import { listAuthEvents } from '../src/audit/audit.repository';
 import { AuditTrail } from '../src/audit/audit.service';
 import { bootstrapAdmin } from '../src/users/bootstrap-admin';
-import { buildApp, engines, openTestDb, type TestApp, type TestDb } from './support/harness';
+import { buildApp, openTestDb, type TestApp, type TestDb } from './support/harness';
+import { describeEachEngine } from '@care/service-kit/testing';
 
-describe.each(engines())('first-admin bootstrap (%s)', (engine) => {
+describeEachEngine('first-admin bootstrap', (engine) => {
   let t: TestDb;
   let h: TestApp;
   beforeAll(async () => {

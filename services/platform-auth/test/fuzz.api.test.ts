@@ -1,12 +1,12 @@
 import { Type } from '@care/contracts';
 import { LoginRequest, RefreshRequest } from '@care/contracts';
-import { fuzzHttp, type FuzzRoute } from '@care/service-kit/testing';
+import { fuzzHttp, signTestToken, type FuzzRoute } from '@care/service-kit/testing';
 import { CreateDocument, ListDocumentsQuery } from '../src/kb/kb.schemas';
 import { ConfigPatch } from '../src/tenant-config/tenant-config.schemas';
 import { CreateUserRequest, UpdateUserRequest, UsersQuery } from '../src/users/users.schemas';
 import { CreateWorkflow, ReplaceWorkflow } from '../src/workflow/workflow.schemas';
 import { aUser, bearer, seedUser } from './builders/user.builder';
-import { buildApp, openTestDb, signToken, type TestDb } from './support/harness';
+import { buildApp, openTestDb, type TestDb } from './support/harness';
 import { serve } from './support/raw-http';
 
 // Issue 15: every malformed input is a 4xx problem, never a 5xx, and the service stays healthy. >= 10,000
@@ -39,7 +39,9 @@ describe('fuzzing every platform-auth route (no 5xx on bad input)', () => {
       {},
       { authorization: bearer(user) },
       { authorization: bearer(admin) },
-      { authorization: `Bearer ${signToken({ sub: 'auth0|5f7c8ec7', tenantId: 'acme', roles: ['USER'] })}` },
+      {
+        authorization: `Bearer ${signTestToken({ sub: 'auth0|5f7c8ec7', tenantId: 'acme', roles: ['USER'] })}`,
+      },
     );
     params.id = [user.id, admin.id, 'acme', 'platform'];
   });

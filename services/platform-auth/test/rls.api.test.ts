@@ -4,10 +4,11 @@ import { authEvents, kbDocuments, loginDirectory, refreshTokens, users } from '.
 import { PasswordHasher } from '../src/users/password-hasher';
 import { sqlState } from '../src/db/db-errors';
 import { aUser, seedUser } from './builders/user.builder';
-import { engines, openTestDb, type TestDb } from './support/harness';
+import { openTestDb, type TestDb } from './support/harness';
+import { describeEachEngine } from '@care/service-kit/testing';
 
 // The database itself confines tenant transactions (migrations 0001): these queries carry no tenant filter.
-describe.each(engines())('row-level security of the platform-auth tables (%s)', (engine) => {
+describeEachEngine('row-level security of the platform-auth tables', (engine) => {
   let t: TestDb;
   beforeAll(async () => {
     t = await openTestDb(engine);
@@ -31,19 +32,17 @@ describe.each(engines())('row-level security of the platform-auth tables (%s)', 
     const now = new Date();
     await expect(
       t.db.withTenant('acme', (tx) =>
-        tx
-          .insert(kbDocuments)
-          .values({
-            tenantId: 'globex',
-            id: randomUUID(),
-            title: 'x',
-            content: 'y',
-            contentType: 'text/plain',
-            tags: [],
-            indexStatus: 'NOT_INDEXED',
-            createdAt: now,
-            updatedAt: now,
-          }),
+        tx.insert(kbDocuments).values({
+          tenantId: 'globex',
+          id: randomUUID(),
+          title: 'x',
+          content: 'y',
+          contentType: 'text/plain',
+          tags: [],
+          indexStatus: 'NOT_INDEXED',
+          createdAt: now,
+          updatedAt: now,
+        }),
       ),
     ).rejects.toThrow();
     await expect(

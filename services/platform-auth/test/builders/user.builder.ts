@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import type { Role } from '@care/contracts';
 import { ensureTenant } from '../../src/tenants/tenants.repository';
 import { insertUser } from '../../src/users/users.repository';
 import type { PasswordHasher } from '../../src/users/password-hasher';
-import { signToken } from '../support/harness';
+import { aUser as kitUser, signTestToken } from '@care/service-kit/testing';
 
 /** A user to create in a test. */
 export interface TestUser {
@@ -17,34 +16,35 @@ export interface TestUser {
 
 let seq = 0;
 
-/** Builder: `aUser().withRole('VIEWER').inTenant('t1').build()`; every user gets a unique email and id. */
+/**
+ * Builder: `aUser().withRole('VIEWER').inTenant('t1').build()`; the kit's user builder (unique id and email, tenant
+ * `acme`, role USER) plus the password platform-auth's users log in with.
+ */
 export function aUser() {
   seq += 1;
-  const u: TestUser = {
-    id: randomUUID(),
-    email: `user${seq}-${randomUUID().slice(0, 8)}@example.test`,
-    password: `pass-${seq}-word`,
-    roles: ['USER'],
-    tenantId: 'acme',
-  };
+  const kit = kitUser();
+  let password = `pass-${seq}-word`;
   const builder = {
     withRole(...roles: Role[]) {
-      u.roles = roles;
+      kit.withRole(...roles);
       return builder;
     },
     inTenant(tenantId: string) {
-      u.tenantId = tenantId;
+      kit.inTenant(tenantId);
       return builder;
     },
     withEmail(email: string) {
-      u.email = email;
+      kit.withEmail(email);
       return builder;
     },
-    withPassword(password: string) {
-      u.password = password;
+    withPassword(value: string) {
+      password = value;
       return builder;
     },
-    build: (): TestUser => ({ ...u }),
+    build: (): TestUser => {
+      const u = kit.build();
+      return { id: u.userId, email: u.email, password, roles: u.roles as Role[], tenantId: u.tenantId };
+    },
   };
   return builder;
 }
@@ -68,7 +68,13 @@ export async function seedUser(db: Database, hasher: PasswordHasher, user: TestU
 
 /** An access token for the user, as login would issue. */
 export function tokenOf(user: TestUser, extra: Record<string, unknown> = {}): string {
-  return signToken({ sub: user.id, email: user.email, tenantId: user.tenantId, roles: user.roles, ...extra });
+  return signTestToken({
+    sub: user.id,
+    email: user.email,
+    tenantId: user.tenantId,
+    roles: user.roles,
+    ...extra,
+  });
 }
 
 /** `Authorization` header value for the user. */
