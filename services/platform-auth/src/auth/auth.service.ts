@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '@care/db';
+import type { Database, TenantTx } from '@care/db';
 import type { CallerView, LoginResponse, Static } from '@care/contracts';
 import { AppError, TooManyRequestsError, UnauthorizedError, type Principal } from '@care/service-kit';
 import type { AuthEvent } from '../audit/audit.repository';
@@ -143,18 +143,7 @@ export class AuthService {
       const existing = await findRefreshToken(tx, hash);
       if (existing?.usedAt) {
         // Reuse of a rotated token: someone holds a copy. Revoke the whole family and commit that.
-        const revoked = await revokeFamily(tx, existing.familyId, now);
-        await d.audit.record(
-          {
-            type: 'REFRESH_REUSED',
-            tenantId,
-            userId: existing.userId,
-            ip: client.ip,
-            requestId: client.requestId,
-            detail: { familyId: existing.familyId, revoked },
-          },
-          tx,
-        );
+        await this.endFamily(tx, 'REFRESH_REUSED', existing, now, client);
         return { kind: 'reused' as const };
       }
       return { kind: 'invalid' as const };
@@ -176,19 +165,30 @@ export class AuthService {
     await d.db.withTenant(tenantId, async (tx) => {
       const existing = await findRefreshToken(tx, hash);
       if (!existing) return;
-      const revoked = await revokeFamily(tx, existing.familyId, d.clock());
-      await d.audit.record(
-        {
-          type: 'LOGOUT',
-          tenantId,
-          userId: existing.userId,
-          ip: client.ip,
-          requestId: client.requestId,
-          detail: { familyId: existing.familyId, revoked },
-        },
-        tx,
-      );
+      await this.endFamily(tx, 'LOGOUT', existing, d.clock(), client);
     });
+  }
+
+  /** Revokes the token's whole family and audits why, in the same tenant transaction. */
+  private async endFamily(
+    tx: TenantTx,
+    type: 'REFRESH_REUSED' | 'LOGOUT',
+    token: { familyId: string; userId: string },
+    now: Date,
+    client: ClientInfo,
+  ): Promise<void> {
+    const revoked = await revokeFamily(tx, token.familyId, now);
+    await this.d.audit.record(
+      {
+        type,
+        tenantId: tx.tenantId,
+        userId: token.userId,
+        ip: client.ip,
+        requestId: client.requestId,
+        detail: { familyId: token.familyId, revoked },
+      },
+      tx,
+    );
   }
 }
 
