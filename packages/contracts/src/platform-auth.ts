@@ -84,10 +84,8 @@ export const ActuatorHealth = Type.Object({
 /** Actuator health body. */
 export type ActuatorHealth = Static<typeof ActuatorHealth>;
 
-/** Tenant ids: lower-case slug, also the first segment of refresh tokens. */
-export const TENANT_ID_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
-/** Schema of a tenant id. */
-export const TenantId = Type.String({ pattern: TENANT_ID_PATTERN });
+/** Schema of a tenant id: a lower-case slug, also the first segment of refresh tokens. */
+export const TenantId = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' });
 /** Path parameters of a resource addressed by UUID (`/{id}`). */
 export const UuidParam = Type.Object({ id: Type.String({ format: 'uuid' }) });
 /** `limit` / `offset` paging fields of platform-auth's list queries. */
