@@ -20,7 +20,12 @@ export const SECRET = 'bench-secret-of-at-least-thirty-two-bytes';
 
 /** Opens an in-memory, migrated platform-auth database. */
 export function openBenchDb() {
-  return openDatabase({ uri: 'pglite://memory', appName: 'platform-auth', migrationsFolder: path.join(serviceDir, 'drizzle'), runtimeRole: 'care_auth_app' });
+  return openDatabase({
+    uri: 'pglite://memory',
+    appName: 'platform-auth',
+    migrationsFolder: path.join(serviceDir, 'drizzle'),
+    runtimeRole: 'care_auth_app',
+  });
 }
 
 /** Listens on loopback; resolves { url, close }. */
@@ -31,7 +36,11 @@ export function listen(app) {
     server.listen(0, '127.0.0.1', () =>
       resolve({
         url: `http://127.0.0.1:${server.address().port}`,
-        close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
       }),
     );
   });
@@ -41,8 +50,16 @@ export function listen(app) {
 export async function load(opts) {
   const result = await autocannon({ connections: 50, duration: 8, ...opts });
   const bad = result.non2xx + result.errors + result.timeouts;
-  if (bad > 0) throw new Error(`${opts.title ?? opts.url}: ${bad} failed requests (non2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+  if (bad > 0)
+    throw new Error(
+      `${opts.title ?? opts.url}: ${bad} failed requests (non2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
+    );
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+  };
 }
 
 /** Markdown table. */
