@@ -3,7 +3,6 @@ import type { Express } from 'express';
 import type { Database } from '@care/db';
 import { createLogger } from '@care/service-kit';
 import { ReflectScheduler } from '../src/reflect/reflect-scheduler';
-import { ReflectService } from '../src/reflect/reflect.service';
 import { aDocument, aMemory } from './builders/memory.builder';
 import { HashingEmbeddingProvider } from '../src/embeddings/hashing.provider';
 import { buildApp, openTestDatabase, TestClock } from './support/test-app';
@@ -161,12 +160,12 @@ describe('reflect', () => {
 
   it('runs periodically over every partition that is due, and not again within half the interval', async () => {
     const clock = new TestClock();
-    const { app, ctx } = buildApp(database, { clock, env });
+    const { app, deps } = buildApp(database, { clock, env });
     await remember(app, 'periodic-1', aMemory().build());
     await remember(app, 'periodic-2', aMemory().build());
     const scheduler = new ReflectScheduler({
       database,
-      reflect: new ReflectService(ctx),
+      reflect: deps.reflect,
       clock: clock.now,
       logger: createLogger({ name: 't', level: 'silent' }),
       intervalSeconds: 3600,

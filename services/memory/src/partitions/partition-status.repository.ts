@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '@care/db';
+import { keptCondition, recallableCondition, unexpiredCondition } from '../memories/memory.sql';
 
 /** Memory counts of one tier by state. */
 export interface TierCounts {
@@ -15,16 +16,17 @@ export interface TierCounts {
 
 /** Counts of the tenant's memories per tier and state (one scan of the tenant's rows). */
 export async function countByTier(tx: Tx, tenantId: string, now: Date): Promise<TierCounts[]> {
-  const kept = sql`forgotten_at is null and merged_into is null`;
+  const kept = keptCondition();
+  const unexpired = unexpiredCondition(now);
   const r = await tx.execute<Record<string, string | number>>(sql`
-    select tier, count(*) as total,
-      count(*) filter (where ${kept} and suppressed_at is null and (expires_at is null or expires_at > ${now})) as active,
-      count(*) filter (where ${kept} and suppressed_at is not null and (expires_at is null or expires_at > ${now})) as suppressed,
-      count(*) filter (where forgotten_at is not null) as forgotten,
-      count(*) filter (where forgotten_at is null and merged_into is not null) as merged,
-      count(*) filter (where ${kept} and expires_at <= ${now}) as expired,
-      count(*) filter (where resolved_at is not null) as resolved
-    from memories where tenant_id = ${tenantId} group by tier`);
+    select m.tier, count(*) as total,
+      count(*) filter (where ${recallableCondition(now)}) as active,
+      count(*) filter (where ${kept} and m.suppressed_at is not null and ${unexpired}) as suppressed,
+      count(*) filter (where m.forgotten_at is not null) as forgotten,
+      count(*) filter (where m.forgotten_at is null and m.merged_into is not null) as merged,
+      count(*) filter (where ${kept} and m.expires_at <= ${now}) as expired,
+      count(*) filter (where m.resolved_at is not null) as resolved
+    from memories m where m.tenant_id = ${tenantId} group by m.tier`);
   return r.rows.map((x) => ({
     tier: String(x.tier),
     total: Number(x.total),

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '@care/db';
-import type { Tier } from './fusion';
+import { sqlArray } from '../db/sql';
+import type { Tier } from '../memories/memory.model';
+import { recallableBeforeExpiry } from '../memories/memory.sql';
 import { DF_CAP, floodThreshold, idf, type WeightedTerm } from './lexical';
 
 /** Channel of the change notifications (drizzle/0003_memory_change_notify.sql). */
@@ -155,7 +157,13 @@ class PartitionIndex {
   }
 
   /** Whether the memory in `slot` is in the scope of a search at `nowMs`. */
-  inScope(slot: number, dim: number, tiers: Uint8Array, nowMs: number, tagsAny?: ReadonlySet<string>): boolean {
+  inScope(
+    slot: number,
+    dim: number,
+    tiers: Uint8Array,
+    nowMs: number,
+    tagsAny?: ReadonlySet<string>,
+  ): boolean {
     if (this.live[slot] === 0 || this.dims[slot] !== dim || tiers[this.tiers[slot]] === 0) return false;
     const expires = this.expiresAt[slot];
     if (!(Number.isNaN(expires) || expires > nowMs)) return false;
@@ -423,15 +431,9 @@ interface ListeningClient {
 }
 
 async function selectRows(tx: Tx, tenantId: string, ids: string[] | undefined): Promise<Row[]> {
-  const only =
-    ids === undefined
-      ? sql``
-      : sql`and m.id = any(array[${sql.join(
-          ids.map((i) => sql`${i}`),
-          sql`, `,
-        )}]::text[])`;
+  const only = ids === undefined ? sql`` : sql`and m.id = any(${sqlArray(ids, 'text')})`;
   const r = await tx.execute<Row>(sql`
-    select m.id, m.tier, m.dim, (m.forgotten_at is null and m.merged_into is null and m.suppressed_at is null) as live,
+    select m.id, m.tier, m.dim, (${recallableBeforeExpiry()}) as live,
            m.expires_at, coalesce(tsvector_to_array(m.tsv), '{}') as lexemes, m.tags
     from memories m where m.tenant_id = ${tenantId} ${only}`);
   return r.rows;

@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '@care/db';
+import { sqlArray } from '../db/sql';
 import { vectorType } from '../db/vector-index';
-import { liveCondition } from '../recall/recall.repository';
+import {
+  memorySummaryColumns,
+  memorySummaryOf,
+  recallableCondition,
+  type MemorySummary,
+  type MemorySummarySqlRow,
+} from '../memories/memory.sql';
 
 /** Takes the partition's consolidation lock for this transaction; false if another run holds it. */
 export async function tryReflectLock(tx: Tx, tenantId: string): Promise<boolean> {
@@ -19,10 +26,7 @@ export async function purgeExpired(tx: Tx, tenantId: string, now: Date): Promise
     returning id`);
   const ids = r.rows.map((x) => x.id);
   if (ids.length) {
-    const list = sql`array[${sql.join(
-      ids.map((i) => sql`${i}`),
-      sql`, `,
-    )}]::text[]`;
+    const list = sqlArray(ids, 'text');
     await tx.execute(
       sql`delete from memory_access where tenant_id = ${tenantId} and memory_id = any(${list})`,
     );
@@ -34,17 +38,7 @@ export async function purgeExpired(tx: Tx, tenantId: string, now: Date): Promise
 }
 
 /** A memory consolidation looks at. */
-export interface SeedRow {
-  id: string;
-  tier: string;
-  type: string;
-  text: string;
-  tags: string[];
-  strength: number;
-  positiveCount: number;
-  negativeCount: number;
-  createdAt: Date;
-}
+export type SeedRow = MemorySummary;
 
 /** Live, non-document memories in creation order (bounded); `episodicOnly` limits to unconsolidated episodes. */
 export async function listSeeds(
@@ -58,31 +52,11 @@ export async function listSeeds(
   const filter = episodicOnly
     ? sql`and m.tier = 'episodic' and m.consolidated_into is null`
     : sql`and m.tier <> 'documents'`;
-  const r = await tx.execute<{
-    id: string;
-    tier: string;
-    type: string;
-    text: string;
-    tags: string[];
-    strength: number;
-    positive_count: number;
-    negative_count: number;
-    created_at: string | Date;
-  }>(sql`
-    select m.id, m.tier, m.type, m.text, m.tags, m.strength, m.positive_count, m.negative_count, m.created_at from memories m
-    where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and ${liveCondition(now)} ${filter}
+  const r = await tx.execute<MemorySummarySqlRow>(sql`
+    select ${memorySummaryColumns()} from memories m
+    where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and ${recallableCondition(now)} ${filter}
     order by m.created_at desc, m.id limit ${limit}`);
-  return r.rows.map((x) => ({
-    id: x.id,
-    tier: x.tier,
-    type: x.type,
-    text: x.text,
-    tags: x.tags,
-    strength: Number(x.strength),
-    positiveCount: Number(x.positive_count),
-    negativeCount: Number(x.negative_count),
-    createdAt: new Date(x.created_at),
-  }));
+  return r.rows.map(memorySummaryOf);
 }
 
 /**
@@ -103,7 +77,7 @@ export async function nearestSiblings(
   const filter = episodicOnly ? sql`and m.consolidated_into is null` : sql``;
   const r = await tx.execute<{ id: string; distance: number }>(sql`
     select m.id, m.embedding::${vt} <=> ${me} as distance from memories m
-    where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and m.id <> ${id} and ${liveCondition(now)} ${filter}
+    where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and m.id <> ${id} and ${recallableCondition(now)} ${filter}
       and m.tier = (select tier from memories where tenant_id = ${tenantId} and id = ${id})
       and m.type = (select type from memories where tenant_id = ${tenantId} and id = ${id})
     order by m.embedding::${vt} <=> ${me} limit ${k}`);
@@ -117,10 +91,7 @@ export async function loadEmbeddings(
   ids: string[],
 ): Promise<Map<string, number[]>> {
   if (!ids.length) return new Map();
-  const list = sql`array[${sql.join(
-    ids.map((i) => sql`${i}`),
-    sql`, `,
-  )}]::text[]`;
+  const list = sqlArray(ids, 'text');
   const r = await tx.execute<{ id: string; embedding: string }>(
     sql`select id, embedding::text as embedding from memories where tenant_id = ${tenantId} and id = any(${list})`,
   );
@@ -143,7 +114,7 @@ export async function decayUnused(
     with weak as (
       select m.id, m.strength from memories m
       left join memory_access a on a.tenant_id = m.tenant_id and a.memory_id = m.id
-      where m.tenant_id = ${tenantId} and m.tier <> 'documents' and ${liveCondition(now)}
+      where m.tenant_id = ${tenantId} and m.tier <> 'documents' and ${recallableCondition(now)}
         and m.strength <= ${o.weakBelow} and m.strength > ${o.floor}
         and coalesce(a.last_accessed_at, m.created_at) < ${unusedSince}
         and (m.decayed_at is null or m.decayed_at < ${decayedBefore})

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Tx } from '@care/db';
-import type { MemoryContext } from '../memories/memory-context';
+import type { ReflectReport } from '@care/contracts';
+import type { Database, Tx } from '@care/db';
+import type { Config } from '../config';
 import { insertLinks, insertMemory, updateMemory } from '../memories/memories.repository';
+import { reinforcedStrength, type Tier } from '../memories/memory.model';
 import { findPartition, saveReflectReport } from '../partitions/partitions.repository';
-import { reinforcedStrength, type Tier } from '../recall/fusion';
 import { centroid, greedyGroups, medoidIndex } from './clusters';
 import {
   decayUnused,
@@ -21,32 +22,29 @@ export const REFLECT_SCAN_LIMIT = 500;
 const NEIGHBOURS = 10;
 const searchSettings = sql`select set_config('hnsw.ef_search', '40', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
 
-/** What a consolidation run changed. */
-export interface ReflectReport {
-  partition: string;
-  trigger: 'manual' | 'periodic';
-  skipped: boolean;
-  reason?: string;
-  startedAt: string;
-  finishedAt: string;
-  scanned: number;
-  merged: Array<{ survivorId: string; mergedIds: string[] }>;
-  promoted: Array<{ semanticId: string; sourceIds: string[]; text: string }>;
-  decayed: Array<{ id: string; from: number; to: number }>;
-  expired: string[];
-}
-
 /**
  * Sleep consolidation of one partition, in one transaction under an advisory lock: purge expired scratchpad
  * entries, promote repeated episodes to a semantic memory linked to its sources, merge near-duplicates, and
  * decay weak unused memories. Returns (and stores) the report.
  */
 export class ReflectService {
-  constructor(private readonly ctx: MemoryContext) {}
+  constructor(
+    private readonly deps: {
+      database: Database;
+      clock: () => Date;
+      config: Pick<
+        Config,
+        | 'DECAY_UNUSED_DAYS'
+        | 'REFLECT_MERGE_SIMILARITY'
+        | 'REFLECT_PROMOTE_SIMILARITY'
+        | 'REFLECT_PROMOTE_MIN_COUNT'
+      >;
+    },
+  ) {}
 
   /** Runs one consolidation of `tenantId`. */
   async reflect(tenantId: string, trigger: 'manual' | 'periodic' = 'manual'): Promise<ReflectReport> {
-    const now = this.ctx.clock();
+    const now = this.deps.clock();
     const report: ReflectReport = {
       partition: tenantId,
       trigger,
@@ -59,7 +57,7 @@ export class ReflectService {
       decayed: [],
       expired: [],
     };
-    return this.ctx.database.withTenant(tenantId, async (tx) => {
+    return this.deps.database.withTenant(tenantId, async (tx) => {
       const partition = await findPartition(tx, tenantId);
       if (!(await tryReflectLock(tx, tenantId)))
         return this.done(report, 'another consolidation of this partition is running');
@@ -72,7 +70,7 @@ export class ReflectService {
       report.merged = await this.mergeDuplicates(tx, tenantId, partition.dimension, now, report);
       report.decayed = await decayUnused(tx, tenantId, now, {
         weakBelow: 0.5,
-        unusedDays: this.ctx.config.DECAY_UNUSED_DAYS,
+        unusedDays: this.deps.config.DECAY_UNUSED_DAYS,
         intervalDays: 1,
         factor: 0.9,
         floor: 0.05,
@@ -84,7 +82,7 @@ export class ReflectService {
   }
 
   private done(report: ReflectReport, skipped?: string): ReflectReport {
-    report.finishedAt = this.ctx.clock().toISOString();
+    report.finishedAt = this.deps.clock().toISOString();
     if (skipped) Object.assign(report, { skipped: true, reason: skipped });
     return report;
   }
@@ -131,7 +129,7 @@ export class ReflectService {
       dim,
       now,
       seeds,
-      this.ctx.config.REFLECT_MERGE_SIMILARITY,
+      this.deps.config.REFLECT_MERGE_SIMILARITY,
       2,
       false,
     )) {
@@ -168,7 +166,7 @@ export class ReflectService {
   ): Promise<ReflectReport['promoted']> {
     const seeds = await listSeeds(tx, tenantId, dim, now, REFLECT_SCAN_LIMIT, true);
     const byId = new Map(seeds.map((s) => [s.id, s]));
-    const { REFLECT_PROMOTE_SIMILARITY, REFLECT_PROMOTE_MIN_COUNT } = this.ctx.config;
+    const { REFLECT_PROMOTE_SIMILARITY, REFLECT_PROMOTE_MIN_COUNT } = this.deps.config;
     const promoted: ReflectReport['promoted'] = [];
     for (const group of await this.groups(
       tx,
