@@ -7,10 +7,6 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const NullableDate = Nullable(DateTime);
-/** Memory tiers. */
-export const MemoryTier = Type.Union(
-  ['episodic', 'semantic', 'procedural', 'working', 'documents'].map((t) => Type.Literal(t)),
-);
 /** Lifecycle states of a memory. */
 export const MemoryState = Type.Union(
   ['ACTIVE', 'SUPPRESSED', 'EXPIRED', 'MERGED', 'FORGOTTEN'].map((t) => Type.Literal(t)),

@@ -32,8 +32,6 @@ import { memoriesRoutes } from './memories/memories.routes';
 import { MemoriesService } from './memories/memories.service';
 import { RememberBatchService } from './memories/remember-batch.service';
 import { openApiHandler, OPENAPI_PATH } from './openapi/memory.openapi';
-import { PartitionStatusService } from './partitions/partition-status.service';
-import { partitionsRoutes } from './partitions/partitions.routes';
 import { DEFAULT_FUSION, type FusionSettings } from './recall/fusion';
 import { TermStats } from './recall/lexical';
 import { LexicalIndex } from './recall/lexical-index';
@@ -45,6 +43,8 @@ import { ReflectService } from './reflect/reflect.service';
 import { remindersRoutes } from './reminders/reminders.routes';
 import { RemindersService } from './reminders/reminders.service';
 import { scratchpadRoutes } from './scratchpad/scratchpad.routes';
+import { PartitionStatusService } from './status/partition-status.service';
+import { statusRoutes } from './status/status.routes';
 import { systemRoutes } from './system/system.routes';
 import { SystemService } from './system/system.service';
 import { whyNotRoutes } from './why-not/why-not.routes';
@@ -106,7 +106,7 @@ export interface AppDeps {
 }
 
 /** Human name of the storage engine, for health and metrics. */
-export function engineName(database: Database): string {
+function engineName(database: Database): string {
   return database.kind === 'pglite' ? 'PostgreSQL embedded (PGlite) + pgvector' : 'PostgreSQL + pgvector';
 }
 
@@ -209,7 +209,7 @@ export function createApp(input: AppDeps | AppRuntime): Express {
   app.use('/api/v1/memory', tenantMiddleware);
   app.use(documentsRoutes(deps));
   app.use('/api/v1/memory', memoryModeGuard(config.OPERATING_MODE));
-  app.use(partitionsRoutes(deps));
+  app.use(statusRoutes(deps));
   app.use(recallRoutes(deps));
   app.use(whyNotRoutes(deps));
   app.use(introspectRoutes(deps));
@@ -222,8 +222,6 @@ export function createApp(input: AppDeps | AppRuntime): Express {
 }
 
 /** Whether `/actuator/prometheus` is on the API port: only in dev and only without a management listener. */
-export function servesMetricsOnMainPort(
-  config: Pick<Config, 'MANAGEMENT_PORT' | 'APP_PROFILES_ACTIVE'>,
-): boolean {
+function servesMetricsOnMainPort(config: Pick<Config, 'MANAGEMENT_PORT' | 'APP_PROFILES_ACTIVE'>): boolean {
   return config.MANAGEMENT_PORT === undefined && config.APP_PROFILES_ACTIVE === 'dev';
 }

@@ -15,7 +15,8 @@ export const ConfigSchema = Type.Object({
   HOST: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'address to listen on; default `127.0.0.1` in dev (not reachable from other machines), `0.0.0.0` in prod (ADR 0007)',
+      description:
+        'address to listen on; default `127.0.0.1` in dev (not reachable from other machines), `0.0.0.0` in prod (ADR 0007)',
     }),
   ),
   APP_PROFILES_ACTIVE: Type.Union([Type.Literal('dev'), Type.Literal('prod')], {
@@ -35,7 +36,8 @@ export const ConfigSchema = Type.Object({
   ),
   TRUST_PROXY: Type.String({
     default: 'false',
-    description: 'Express `trust proxy`: `false`, `true`, a hop count or a comma list of addresses/CIDRs (ADR 0009)',
+    description:
+      'Express `trust proxy`: `false`, `true`, a hop count or a comma list of addresses/CIDRs (ADR 0009)',
   }),
   AUTH_PROVIDER: Type.Optional(
     Type.Union([Type.Literal('builtin'), Type.Literal('external')], {
@@ -43,16 +45,21 @@ export const ConfigSchema = Type.Object({
         'platform bearer tokens: `builtin` (HS256, `JWT_SECRET`) or `external` (JWKS); unset: builtin when `JWT_SECRET` is set, else no token verification (ADR 0007)',
     }),
   ),
-  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 key shared with platform-auth (builtin tokens)' })),
+  JWT_SECRET: Type.Optional(
+    Type.String({ minLength: 32, description: 'HS256 key shared with platform-auth (builtin tokens)' }),
+  ),
   JWT_ISSUER: Type.String({ default: 'care-platform', description: 'expected `iss` of builtin tokens' }),
   JWT_AUDIENCE: Type.String({ default: 'care-platform', description: 'expected `aud` of builtin tokens' }),
-  AUTH_JWKS_URI: Type.Optional(Type.String({ description: 'JWKS URL of the identity provider (AUTH_PROVIDER=external)' })),
+  AUTH_JWKS_URI: Type.Optional(
+    Type.String({ description: 'JWKS URL of the identity provider (AUTH_PROVIDER=external)' }),
+  ),
   AUTH_ISSUER: Type.Optional(Type.String({ description: 'expected `iss` of external tokens' })),
   AUTH_AUDIENCE: Type.Optional(Type.String({ description: 'expected `aud` of external tokens' })),
   SHUTDOWN_DRAIN_MS: Type.Optional(
     Type.Integer({
       minimum: 0,
-      description: 'on SIGTERM, how long to keep serving with health down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)',
+      description:
+        'on SIGTERM, how long to keep serving with health down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)',
     }),
   ),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
@@ -218,14 +225,19 @@ export function loadMemoryConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Whether platform bearer tokens are verified (a token then names the partition, ADR 0007). */
-export function tokensVerified(c: Pick<Config, 'AUTH_PROVIDER' | 'JWT_SECRET'>): boolean {
+function tokensVerified(c: Pick<Config, 'AUTH_PROVIDER' | 'JWT_SECRET'>): boolean {
   return c.AUTH_PROVIDER === 'external' || Boolean(c.JWT_SECRET);
 }
 
 /** Token verifier settings, or undefined when tokens are not verified. */
 export function verifierSettings(c: Config): AccessTokenVerifierConfig | undefined {
   if (c.AUTH_PROVIDER === 'external') {
-    return { mode: 'external', jwksUri: c.AUTH_JWKS_URI, issuer: c.AUTH_ISSUER ?? '', audience: c.AUTH_AUDIENCE ?? '' };
+    return {
+      mode: 'external',
+      jwksUri: c.AUTH_JWKS_URI,
+      issuer: c.AUTH_ISSUER ?? '',
+      audience: c.AUTH_AUDIENCE ?? '',
+    };
   }
   if (!c.JWT_SECRET) return undefined;
   return { mode: 'builtin', secret: c.JWT_SECRET, issuer: c.JWT_ISSUER, audience: c.JWT_AUDIENCE };

@@ -3,7 +3,7 @@ import { ForbiddenError, ValidationError } from '@care/service-kit';
 import { principalOf } from './caller-auth.middleware';
 
 /** Partition used when a request names none. */
-export const DEFAULT_PARTITION = 'default';
+const DEFAULT_PARTITION = 'default';
 const PARTITION = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 
 /**
@@ -15,7 +15,9 @@ export const tenantMiddleware: RequestHandler = (req, res, next) => {
   const principal = principalOf(res);
   if (principal) {
     if (header !== undefined && (typeof header !== 'string' || header.trim() !== principal.tenantId)) {
-      return next(new ForbiddenError('X-Tenant-Id does not match the tenant of the bearer token', 'TENANT_MISMATCH'));
+      return next(
+        new ForbiddenError('X-Tenant-Id does not match the tenant of the bearer token', 'TENANT_MISMATCH'),
+      );
     }
   }
   const value = principal ? principal.tenantId : typeof header === 'string' ? header.trim() : '';

@@ -10,9 +10,9 @@ import { tiersFor } from '../recall/recall.service';
 import { confidenceOf } from './confidence';
 
 /** How many memories each search may contribute to an introspection (bounds its cost). */
-export const INTROSPECT_POOL = 200;
+const INTROSPECT_POOL = 200;
 /** Cosine similarity from which a memory counts as related to the topic (full-text matches always count). */
-export const RELATED_SIMILARITY = 0.5;
+const RELATED_SIMILARITY = 0.5;
 
 const DAY_MS = 86_400_000;
 

@@ -40,7 +40,8 @@ import {
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../app';
 import { tenantOf } from '../http/tenant.middleware';
-import { IdParams, NoBody } from '../memories/memories.schemas';
+import { NoBody } from '../http/no-body';
+import { IdParams } from '../memories/memories.schemas';
 
 /** The services behind the tools: the same instances the REST routes use. */
 export type MemoryToolServices = Pick<
@@ -59,7 +60,7 @@ const withId = <B extends TObject>(body: B) =>
   Type.Composite([IdParams, body], { additionalProperties: false });
 
 /** URI of a memory as an MCP resource. */
-export const memoryUri = (id: string) => `memory://${encodeURIComponent(id)}`;
+const memoryUri = (id: string) => `memory://${encodeURIComponent(id)}`;
 const MEMORY_URI = /^memory:\/\/([A-Za-z0-9_.:%-]+)$/;
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

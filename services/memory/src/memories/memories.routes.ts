@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { ReinforceRequest, RememberBatchRequest, RememberRequest, SuppressRequest } from '@care/contracts';
 import { validate } from '@care/service-kit';
 import type { AppDeps } from '../app';
-import { optionalBody } from '../http/optional-body';
+import { optionalBody } from '../http/no-body';
 import { tenantOf } from '../http/tenant.middleware';
 import { IdParams } from './memories.schemas';
 

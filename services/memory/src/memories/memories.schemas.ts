@@ -4,6 +4,3 @@ import { Type } from '@care/contracts';
 export const IdParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+$' }),
 });
-
-/** Body of the operations that take none (ADR 0301): an absent or empty JSON object, nothing else. */
-export const NoBody = Type.Object({}, { additionalProperties: false });

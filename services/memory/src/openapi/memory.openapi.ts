@@ -33,7 +33,8 @@ import {
   type TSchema,
 } from '@care/contracts';
 import { LIVENESS_PATH, PROMETHEUS_PATH } from '@care/service-kit';
-import { IdParams, NoBody } from '../memories/memories.schemas';
+import { NoBody } from '../http/no-body';
+import { IdParams } from '../memories/memories.schemas';
 
 /** Path of the served document. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -65,7 +66,7 @@ const byId = (r: Omit<RouteDoc, 'tags' | 'headers' | 'params'>): RouteDoc => mem
 const MODE_NOTE = 'Answers 404 MODE_DISABLED when OPERATING_MODE is RAG.';
 
 /** The operations the memory service serves, with the schemas its routes validate with. */
-export function memoryRoutes(o: MemoryDocOptions): RouteDoc[] {
+function memoryRoutes(o: MemoryDocOptions): RouteDoc[] {
   const routes: RouteDoc[] = [
     {
       method: 'get',
@@ -293,7 +294,7 @@ export function memoryRoutes(o: MemoryDocOptions): RouteDoc[] {
 }
 
 /** The OpenAPI 3.1 document of the memory service. */
-export function memoryOpenApi(o: MemoryDocOptions): Record<string, unknown> {
+function memoryOpenApi(o: MemoryDocOptions): Record<string, unknown> {
   return buildOpenApi({
     title: 'memory',
     version: o.version,

@@ -170,7 +170,7 @@ export function rankAll<T extends CandidateEvidence>(
 }
 
 /** Relevance of a memory without its context: the weighted sum of similarity and lexical score, in [0, 1]. */
-export function baseRelevance(c: CandidateEvidence, s: FusionSettings = DEFAULT_FUSION): number {
+function baseRelevance(c: CandidateEvidence, s: FusionSettings = DEFAULT_FUSION): number {
   return scoreCandidate({ ...c, context: undefined }, new Date(0), s).relevance;
 }
 

@@ -6,7 +6,7 @@ import { recallableBeforeExpiry } from '../memories/memory.sql';
 import { DF_CAP, floodThreshold, idf, type WeightedTerm } from './lexical';
 
 /** Channel of the change notifications (drizzle/0003_memory_change_notify.sql). */
-export const CHANGE_CHANNEL = 'care_memory_changed';
+const CHANGE_CHANNEL = 'care_memory_changed';
 
 /** More pending changes than this in one partition: reload it whole instead of row by row. */
 const RELOAD_AT = 5_000;

@@ -178,7 +178,7 @@ export class RecallService {
 }
 
 /** The wire shape of a hit (ADR 0301): the memory, its score and every signal. */
-export function toResult(h: RecallHit): RecallResponse['results'][number] {
+function toResult(h: RecallHit): RecallResponse['results'][number] {
   return {
     id: h.id,
     text: h.text,

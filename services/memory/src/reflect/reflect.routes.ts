@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../app';
-import { optionalBody } from '../http/optional-body';
+import { optionalBody } from '../http/no-body';
 import { tenantOf } from '../http/tenant.middleware';
 
 /** A consolidation run on demand (ReflectScheduler runs them periodically). */

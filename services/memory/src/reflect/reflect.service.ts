@@ -18,7 +18,7 @@ import {
 } from './reflect.repository';
 
 /** Most memories one run looks at per pass (newest first), so a run stays bounded on large partitions. */
-export const REFLECT_SCAN_LIMIT = 500;
+const REFLECT_SCAN_LIMIT = 500;
 const NEIGHBOURS = 10;
 const searchSettings = sql`select set_config('hnsw.ef_search', '40', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
 

@@ -7,7 +7,7 @@ import { writableSpace } from '../partitions/partition-space';
 import { insertReminder, listReminders, type ReminderRow } from './reminders.repository';
 
 /** The `tags` field of a reminder is one string: a comma-separated list. */
-export function parseReminderTags(tags: string | undefined): string[] {
+function parseReminderTags(tags: string | undefined): string[] {
   return [
     ...new Set(
       (tags ?? '')
@@ -19,7 +19,7 @@ export function parseReminderTags(tags: string | undefined): string[] {
 }
 
 /** The JSON view of a reminder. */
-export function reminderView(r: ReminderRow): ReminderView {
+function reminderView(r: ReminderRow): ReminderView {
   return {
     id: r.id,
     text: r.text,

@@ -1,5 +1,8 @@
+import { Type } from '@care/contracts';
 import { validate } from '@care/service-kit';
-import { NoBody } from '../memories/memories.schemas';
+
+/** Body of the operations that take none (ADR 0301): an absent or empty JSON object, nothing else. */
+export const NoBody = Type.Object({}, { additionalProperties: false });
 
 /** Validates the body against `schema` only when there is one (an absent body passes). */
 export function optionalBody(schema = NoBody): ReturnType<typeof validate> {

@@ -5,10 +5,10 @@ import type { Config } from '../config';
 import type { EmbeddingProvider } from '../embeddings/embedding-provider';
 import { TIERS } from '../memories/memory.model';
 import { countByTier, countReminders } from './partition-status.repository';
-import { findPartition } from './partitions.repository';
+import { findPartition } from '../partitions/partitions.repository';
 
 /** Where the data lives and whether it survives a restart. */
-export function persistenceOf(d: {
+function persistenceOf(d: {
   config: Pick<Config, 'DATABASE_URI' | 'DATA_DIR'>;
   database: Pick<Database, 'kind'>;
 }): PartitionStatus['persistence'] {

@@ -3,7 +3,7 @@ import type { AppDeps } from '../app';
 import { tenantOf } from '../http/tenant.middleware';
 
 /** The status of the caller's partition. */
-export function partitionsRoutes(deps: Pick<AppDeps, 'partitionStatus'>): Router {
+export function statusRoutes(deps: Pick<AppDeps, 'partitionStatus'>): Router {
   const r = Router();
   r.get('/api/v1/memory/status', async (_req, res) => {
     res.json(await deps.partitionStatus.status(tenantOf(res)));
