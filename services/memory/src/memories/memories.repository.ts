@@ -1,7 +1,8 @@
-import { and, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '@care/db';
 import { memories, memoryAccess, memoryLinks } from '../db/schema';
 import type { LinkView, MemoryRow, Tier } from './memory.model';
+import { keptCondition, unexpiredCondition } from './memory.sql';
 
 /** The columns of {@link MemoryRow}: everything but the vector and the tsvector, plus access statistics. */
 const memoryColumns = {
@@ -30,20 +31,15 @@ const memoryColumns = {
   lastAccessedAt: memoryAccess.lastAccessedAt,
 };
 
-/** What a new memory is made of. */
-export interface NewMemory {
-  tenantId: string;
-  id: string;
-  tier: Tier;
-  type: string;
-  source: string;
-  text: string;
-  tags: string[];
+/** What a new memory is made of: its content, its vector, and optionally a strength and an expiry. */
+export type NewMemory = Pick<
+  MemoryRow,
+  'tenantId' | 'id' | 'tier' | 'type' | 'source' | 'text' | 'tags' | 'createdAt'
+> & {
   embedding: number[];
   strength?: number;
-  createdAt: Date;
   expiresAt?: Date | null;
-}
+};
 
 function selectMemories(tx: Tx, where: SQL | undefined) {
   return tx
@@ -130,9 +126,8 @@ export async function listScratchpad(tx: Tx, tenantId: string, now: Date): Promi
     and(
       eq(memories.tenantId, tenantId),
       eq(memories.tier, 'working'),
-      isNull(memories.forgottenAt),
-      isNull(memories.mergedInto),
-      or(isNull(memories.expiresAt), gt(memories.expiresAt, now)),
+      // Suppressed entries stay listed: the scratchpad shows what is kept and not expired.
+      sql`${keptCondition('memories')} and ${unexpiredCondition(now, 'memories')}`,
     ),
   ).orderBy(sql`${memories.createdAt} desc`);
 }

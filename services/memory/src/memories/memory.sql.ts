@@ -1,7 +1,8 @@
 // The memory row in raw SQL: the lifecycle conditions and the one select list (with its mapper) that the
 // searches, why-not, consolidation and the status counts share. The rules mirror `memoryState`.
 import { sql, type SQL } from 'drizzle-orm';
-import type { MemoryRow, Tier } from './memory.model';
+import type { Tx } from '@care/db';
+import type { MemoryRow } from './memory.model';
 
 const col = (alias: string, name: string) => sql.raw(`${alias}.${name}`);
 
@@ -44,13 +45,7 @@ export type MemorySummary = Pick<
 > & { resolved: boolean };
 
 /** The columns {@link memorySummaryColumns} selects, as the driver returns them. */
-export type MemorySummarySqlRow = {
-  id: string;
-  tier: Tier;
-  type: string;
-  source: string;
-  text: string;
-  tags: string[];
+export type MemorySummarySqlRow = Pick<MemoryRow, 'id' | 'tier' | 'type' | 'source' | 'text' | 'tags'> & {
   strength: number | string;
   positive_count: number | string;
   negative_count: number | string;
@@ -79,4 +74,10 @@ export function memorySummaryOf(r: MemorySummarySqlRow): MemorySummary {
     createdAt: new Date(r.created_at),
     resolved: r.resolved,
   };
+}
+
+/** Runs a statement that selects {@link memorySummaryColumns} and maps its rows. */
+export async function selectSummaries(tx: Tx, statement: SQL): Promise<MemorySummary[]> {
+  const r = await tx.execute<MemorySummarySqlRow>(statement);
+  return r.rows.map(memorySummaryOf);
 }

@@ -4,10 +4,9 @@ import { sqlArray } from '../db/sql';
 import { vectorType } from '../db/vector-index';
 import {
   memorySummaryColumns,
-  memorySummaryOf,
   recallableCondition,
+  selectSummaries,
   type MemorySummary,
-  type MemorySummarySqlRow,
 } from '../memories/memory.sql';
 
 /** Takes the partition's consolidation lock for this transaction; false if another run holds it. */
@@ -52,11 +51,13 @@ export async function listSeeds(
   const filter = episodicOnly
     ? sql`and m.tier = 'episodic' and m.consolidated_into is null`
     : sql`and m.tier <> 'documents'`;
-  const r = await tx.execute<MemorySummarySqlRow>(sql`
+  return selectSummaries(
+    tx,
+    sql`
     select ${memorySummaryColumns()} from memories m
     where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and ${recallableCondition(now)} ${filter}
-    order by m.created_at desc, m.id limit ${limit}`);
-  return r.rows.map(memorySummaryOf);
+    order by m.created_at desc, m.id limit ${limit}`,
+  );
 }
 
 /**
