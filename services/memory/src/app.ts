@@ -1,7 +1,6 @@
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import {
-  createAccessTokenVerifier,
   createServiceApp,
   csv,
   finalizeApp,
@@ -11,11 +10,12 @@ import {
   PROMETHEUS_PATH,
   prometheusHandler,
   trustProxySetting,
+  verifierFromConfig,
   type AccessTokenVerifier,
   type Logger,
   type Metrics,
 } from '@care/service-kit';
-import { corsOrigins, verifierSettings, type Config } from './config';
+import { corsOrigins, type Config } from './config';
 import { VectorIndexes } from './db/vector-index';
 import { DocumentsService } from './documents/documents.service';
 import { documentsRoutes } from './documents/documents.routes';
@@ -126,7 +126,6 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
   const health = runtime.health ?? new HealthRegistry();
   health.register('memory', () => database.ping());
   const version = runtime.version ?? '0.0.0';
-  const tokens = verifierSettings(config);
 
   const writes = { database, embeddings, indexes, clock, config };
   const recallDeps = { database, embeddings, clock, config, fusion, termStats, lexicalIndex };
@@ -167,7 +166,7 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
     fusion,
     termStats,
     lexicalIndex,
-    verifier: tokens ? createAccessTokenVerifier({ ...tokens, now: () => clock().getTime() }) : undefined,
+    verifier: verifierFromConfig(config, { now: () => clock().getTime() }),
     ...services,
     system,
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ConfigError,
+  loadConfigOrExit,
   createLogger,
   createMetrics,
   HealthRegistry,
@@ -21,16 +21,7 @@ import { ReflectScheduler } from './reflect/reflect-scheduler';
 import { ReminderScheduler } from './reminders/reminder-scheduler';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadMemoryConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit(() => loadMemoryConfig(process.env));
   const logger = createLogger({ name: 'memory', level: config.LOG_LEVEL });
   const version = (
     JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }
