@@ -21,7 +21,7 @@ import {
   WhyNotResponse,
 } from '@care/contracts';
 import type { TObject } from '@care/contracts';
-import { AppError, type Logger } from '@care/service-kit';
+import { AppError, tenantOf, type Logger } from '@care/service-kit';
 import {
   createMcpServer,
   defineTool,
@@ -39,7 +39,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../app';
-import { tenantOf } from '../http/tenant.middleware';
 import { NoBody } from '../http/no-body';
 import { IdParams } from '../memories/memories.schemas';
 
@@ -276,8 +275,8 @@ export function memoryMcpEndpoint(
   logger: Logger,
 ): RequestHandler {
   const tools = memoryTools(s, mode);
-  return mcpEndpoint((_req, res) => {
-    const caller: MemoryCaller = { partition: tenantOf(res) };
+  return mcpEndpoint((req) => {
+    const caller: MemoryCaller = { partition: tenantOf(req) };
     return createMcpServer({
       name: 'care-memory',
       version,
