@@ -59,8 +59,8 @@ async function bothSearches(partition: string, query: string) {
   await index.ready();
   return database.withTenant(partition, async (tx) => {
     const lexemes = await queryLexemes(tx, query);
-    const sqlTerms = await new TermStats().weigh(tx, partition, lexemes);
-    const memTerms = await index.weigh(tx, partition, lexemes);
+    const sqlTerms = await new TermStats().weigh(tx, lexemes);
+    const memTerms = await index.weigh(tx, lexemes);
     const common = {
       tenantId: partition,
       dim: 64,

@@ -16,7 +16,7 @@ export class DocumentsService {
     await this.deps.indexes.ensure(dimension);
     const now = this.deps.clock();
     return this.deps.database.withTenant(tenantId, async (tx) => {
-      const space = await writableSpace(tx, tenantId, this.deps.embeddings, dimension, now);
+      const space = await writableSpace(tx, this.deps.embeddings, dimension, now);
       if (body.vector.length !== space.dimension)
         throw new VectorDimensionError(body.vector.length, space.dimension);
       const outcome = await upsertDocument(tx, {
@@ -31,8 +31,8 @@ export class DocumentsService {
         createdAt: now,
       });
       if (outcome === 'blocked')
-        await refuseTakenId(tx, tenantId, body.id, 'a memory that is not a document', this.deps.clock());
-      const row = (await findMemory(tx, tenantId, body.id))!;
+        await refuseTakenId(tx, body.id, 'a memory that is not a document', this.deps.clock());
+      const row = (await findMemory(tx, body.id))!;
       return { ...memoryView(row, now), created: outcome === 'created' };
     });
   }

@@ -35,11 +35,10 @@ export class IntrospectService {
     const now = this.deps.clock();
     const tiers = tiersFor(this.deps.config.OPERATING_MODE);
     const candidates = await this.deps.database.withTenant(tenantId, async (tx) => {
-      const partition = await readableSpace(tx, tenantId, this.deps.embeddings, dimension);
+      const partition = await readableSpace(tx, this.deps.embeddings, dimension);
       if (!partition) return [];
-      const terms = await this.deps.termStats.weigh(tx, tenantId, await queryLexemes(tx, topic));
+      const terms = await this.deps.termStats.weigh(tx, await queryLexemes(tx, topic));
       return findCandidates(tx, {
-        tenantId,
         dim: partition.dimension,
         queryVector,
         terms,

@@ -1,5 +1,5 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
 import { memories, memoryAccess, memoryLinks } from '../db/schema';
 import type { LinkView, MemoryRow, Tier } from './memory.model';
 import { keptCondition, unexpiredCondition } from './memory.sql';
@@ -53,15 +53,15 @@ function selectMemories(tx: Tx, where: SQL | undefined) {
 }
 
 /** One memory of the tenant, whatever its state. */
-export async function findMemory(tx: Tx, tenantId: string, id: string): Promise<MemoryRow | undefined> {
-  const rows = await selectMemories(tx, and(eq(memories.tenantId, tenantId), eq(memories.id, id)));
+export async function findMemory(tx: TenantTx, id: string): Promise<MemoryRow | undefined> {
+  const rows = await selectMemories(tx, and(eq(memories.tenantId, tx.tenantId), eq(memories.id, id)));
   return rows[0];
 }
 
 /** Several memories by id (any state). */
-export async function findMemories(tx: Tx, tenantId: string, ids: string[]): Promise<MemoryRow[]> {
+export async function findMemories(tx: TenantTx, ids: string[]): Promise<MemoryRow[]> {
   if (ids.length === 0) return [];
-  return selectMemories(tx, and(eq(memories.tenantId, tenantId), inArray(memories.id, ids)));
+  return selectMemories(tx, and(eq(memories.tenantId, tx.tenantId), inArray(memories.id, ids)));
 }
 
 // A new memory has no access row: its statistics are known without the join.
@@ -112,15 +112,16 @@ export type MemoryPatch = Partial<{
 }>;
 
 /** Applies a patch to one memory. */
-export async function updateMemory(tx: Tx, tenantId: string, id: string, patch: MemoryPatch): Promise<void> {
+export async function updateMemory(tx: TenantTx, id: string, patch: MemoryPatch): Promise<void> {
   await tx
     .update(memories)
     .set(patch)
-    .where(and(eq(memories.tenantId, tenantId), eq(memories.id, id)));
+    .where(and(eq(memories.tenantId, tx.tenantId), eq(memories.id, id)));
 }
 
 /** Live working-tier memories (the scratchpad), newest first. */
-export async function listScratchpad(tx: Tx, tenantId: string, now: Date): Promise<MemoryRow[]> {
+export async function listScratchpad(tx: TenantTx, now: Date): Promise<MemoryRow[]> {
+  const { tenantId } = tx;
   return selectMemories(
     tx,
     and(
@@ -139,7 +140,7 @@ export interface NewLink {
   toId: string;
 }
 
-/** Records provenance links (duplicates are ignored). */
+/** Records provenance links (duplicates are ignored); also on the system path (fired reminders), hence the tenant. */
 export async function insertLinks(tx: Tx, tenantId: string, links: NewLink[], now: Date): Promise<void> {
   if (links.length === 0) return;
   await tx
@@ -149,7 +150,8 @@ export async function insertLinks(tx: Tx, tenantId: string, links: NewLink[], no
 }
 
 /** Links from and to a memory. */
-export async function listLinks(tx: Tx, tenantId: string, id: string): Promise<LinkView[]> {
+export async function listLinks(tx: TenantTx, id: string): Promise<LinkView[]> {
+  const { tenantId } = tx;
   const rows = await tx
     .select()
     .from(memoryLinks)
@@ -163,7 +165,8 @@ export async function listLinks(tx: Tx, tenantId: string, id: string): Promise<L
 }
 
 /** Adds one access to each memory (recall hits). */
-export async function recordAccess(tx: Tx, tenantId: string, ids: string[], now: Date): Promise<void> {
+export async function recordAccess(tx: TenantTx, ids: string[], now: Date): Promise<void> {
+  const { tenantId } = tx;
   if (ids.length === 0) return;
   await tx
     .insert(memoryAccess)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Tx } from '@care/db';
+import type { Database, TenantTx } from '@care/db';
 import type { MemoryView, ReinforceRequest, RememberRequest, ScratchpadRequest } from '@care/contracts';
 import type { Config } from '../config';
 import type { VectorIndexes } from '../db/vector-index';
@@ -19,14 +19,8 @@ export interface MemoryWriteDeps {
 }
 
 /** 409 for an id that is taken: MEMORY_FORGOTTEN/MERGED/EXPIRED when its memory is in such a state, else MEMORY_EXISTS. */
-export async function refuseTakenId(
-  tx: Tx,
-  tenantId: string,
-  id: string,
-  what: string,
-  now: Date,
-): Promise<never> {
-  const existing = await findMemory(tx, tenantId, id);
+export async function refuseTakenId(tx: TenantTx, id: string, what: string, now: Date): Promise<never> {
+  const existing = await findMemory(tx, id);
   const state = existing ? memoryState(existing, now) : 'ACTIVE';
   if (existing && state !== 'ACTIVE' && state !== 'SUPPRESSED')
     throw new MemoryStateError(id, state, existing.mergedInto);
@@ -72,7 +66,7 @@ export class MemoriesService {
   /** Live scratchpad entries, newest first. */
   async listScratchpad(tenantId: string): Promise<MemoryView[]> {
     const now = this.deps.clock();
-    const rows = await this.deps.database.withTenant(tenantId, (tx) => listScratchpad(tx, tenantId, now));
+    const rows = await this.deps.database.withTenant(tenantId, (tx) => listScratchpad(tx, now));
     return rows.map((r) => memoryView(r, now));
   }
 
@@ -80,9 +74,9 @@ export class MemoriesService {
   async get(tenantId: string, id: string): Promise<MemoryView> {
     const now = this.deps.clock();
     return this.deps.database.withTenant(tenantId, async (tx) => {
-      const row = await findMemory(tx, tenantId, id);
+      const row = await findMemory(tx, id);
       if (!row) throw new MemoryNotFoundError(id);
-      return memoryView(row, now, await listLinks(tx, tenantId, id));
+      return memoryView(row, now, await listLinks(tx, id));
     });
   }
 
@@ -125,16 +119,16 @@ export class MemoriesService {
   private async change(
     tenantId: string,
     id: string,
-    patchOf: (m: MemoryRow, now: Date) => Parameters<typeof updateMemory>[3],
+    patchOf: (m: MemoryRow, now: Date) => Parameters<typeof updateMemory>[2],
   ): Promise<MemoryView> {
     const now = this.deps.clock();
     return this.deps.database.withTenant(tenantId, async (tx) => {
-      const row = await findMemory(tx, tenantId, id);
+      const row = await findMemory(tx, id);
       if (!row) throw new MemoryNotFoundError(id);
       const state = memoryState(row, now);
       if (state !== 'ACTIVE' && state !== 'SUPPRESSED') throw new MemoryStateError(id, state, row.mergedInto);
-      await updateMemory(tx, tenantId, id, { ...patchOf(row, now), updatedAt: now });
-      return memoryView((await findMemory(tx, tenantId, id))!, now);
+      await updateMemory(tx, id, { ...patchOf(row, now), updatedAt: now });
+      return memoryView((await findMemory(tx, id))!, now);
     });
   }
 
@@ -173,7 +167,7 @@ export class MemoriesService {
     const row = await this.inserts.insert(memory, dimension, now);
     if (row) return memoryView(row, now);
     return this.deps.database.withTenant(tenantId, (tx) =>
-      refuseTakenId(tx, tenantId, id, 'another memory', this.deps.clock()),
+      refuseTakenId(tx, id, 'another memory', this.deps.clock()),
     );
   }
 }

@@ -58,7 +58,7 @@ export class MemoryInserts {
 
   private write(tenantId: string, dimension: number, batch: Waiting[]): Promise<MemoryRow[]> {
     return this.deps.database.withTenant(tenantId, async (tx) => {
-      await writableSpace(tx, tenantId, this.deps.embeddings, dimension, batch[0]!.now);
+      await writableSpace(tx, this.deps.embeddings, dimension, batch[0]!.now);
       return insertMemories(
         tx,
         batch.map((w) => w.memory),

@@ -24,7 +24,7 @@ export class RememberBatchService {
     const now = this.deps.clock();
     const expiresAt = new Date(now.getTime() + this.deps.config.SCRATCHPAD_TTL_SECONDS * 1000);
     return this.deps.database.withTenant(tenantId, async (tx) => {
-      await writableSpace(tx, tenantId, this.deps.embeddings, dimension, now);
+      await writableSpace(tx, this.deps.embeddings, dimension, now);
       // One statement for all items; an id already taken (before, or earlier in this batch) is left out of it.
       const inserted = await insertMemories(
         tx,
@@ -44,7 +44,7 @@ export class RememberBatchService {
       const created = new Set(inserted.map((r) => r.id));
       const taken = body.items.filter((m) => !created.has(m.id)).map((m) => m.id);
       // What each taken id holds: a row stored before this batch, or the one this insert stored for an earlier item.
-      const held = new Map([...(await findMemories(tx, tenantId, taken)), ...inserted].map((r) => [r.id, r]));
+      const held = new Map([...(await findMemories(tx, taken)), ...inserted].map((r) => [r.id, r]));
       return {
         items: body.items.map((m): BatchItemOutcome => {
           // The first item of an id that the insert stored is created; any later one meets it as taken.

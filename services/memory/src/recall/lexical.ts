@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
 import { sqlArray } from '../db/sql';
 
 /** A query term (an English-stemmed lexeme) with its inverse document frequency in the partition. */
@@ -64,7 +64,8 @@ export class TermStats {
   >();
 
   /** Weighted terms of a query in `tenantId` (counts fetched for the terms not cached). */
-  async weigh(tx: Tx, tenantId: string, lexemes: string[], nowMs = Date.now()): Promise<WeightedTerm[]> {
+  async weigh(tx: TenantTx, lexemes: string[], nowMs = Date.now()): Promise<WeightedTerm[]> {
+    const { tenantId } = tx;
     if (lexemes.length === 0) return [];
     let p = this.partitions.get(tenantId);
     if (!p || nowMs - p.nAt > TTL_MS) {

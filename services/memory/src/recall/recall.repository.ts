@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { escapeLiteral } from 'pg';
-import type { Tx } from '@care/db';
+import type { TenantTx } from '@care/db';
 import { sqlArray } from '../db/sql';
 import { vectorLiteral, vectorType } from '../db/vector-index';
 import type { Tier } from '../memories/memory.model';
@@ -27,7 +27,6 @@ export interface CandidateRow extends MemorySummary {
 
 /** Parameters of one candidate search. */
 export interface CandidateQuery {
-  tenantId: string;
   dim: number;
   queryVector: number[];
   /** The query's terms with their IDF (see TermStats); empty: no full-text search. */
@@ -104,12 +103,12 @@ export interface SearchPreparation {
  * partition's vector space.
  */
 export async function prepareSearch(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   query: string,
   pool: number,
   exact?: boolean,
 ): Promise<SearchPreparation> {
+  const { tenantId } = tx;
   const r = await tx.execute<{ lexemes: string[]; model: string | null; dimension: number | null }>(sql`
     select ${searchSettings(pool, exact)}, ${lexemesSql(query)} as lexemes,
            p.embedding_model as model, p.dimension
@@ -230,7 +229,7 @@ function textArrayLiteral(values: string[]): string {
  * at every recall.
  */
 async function executePrepared(
-  tx: Tx,
+  tx: TenantTx,
   session: object,
   q: CandidateQuery,
 ): Promise<{ rows: CandidateSqlRow[] }> {
@@ -246,7 +245,7 @@ async function executePrepared(
     names.add(name);
   }
   const args = [
-    escapeLiteral(q.tenantId),
+    escapeLiteral(tx.tenantId),
     `'${vectorLiteral(q.queryVector)}'`,
     textArrayLiteral(q.tiers),
     `'${q.now.toISOString()}'`,
@@ -264,7 +263,7 @@ async function executePrepared(
  * not-too-common terms, ordered by IDF-weighted term coverage). Every candidate then gets both signals.
  * Ranks are SQL `rank()`: equal distances or scores share a rank, so identical memories score identically.
  */
-export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<CandidateRow[]> {
+export async function findCandidates(tx: TenantTx, q: CandidateQuery): Promise<CandidateRow[]> {
   if (!q.prepared) await tx.execute(sql`select ${searchSettings(q.pool, q.exact)}`);
   const session = q.inProcess?.session;
   const result =
@@ -275,7 +274,7 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
           candidateStatement(
             q.dim,
             {
-              tenant: sql`${q.tenantId}`,
+              tenant: sql`${tx.tenantId}`,
               vector: sql`${vectorLiteral(q.queryVector)}::${sql.raw(vectorType(q.dim))}`,
               tiers: sqlArray(q.tiers, 'text'),
               now: q.now,
@@ -315,7 +314,6 @@ export interface NeighbourRow extends CandidateRow {
 
 /** Parameters of the neighbour look-up (the context stage of recall, ADR 0315). */
 export interface NeighbourQuery {
-  tenantId: string;
   dim: number;
   queryVector: number[];
   /** Query terms for the lexical score in SQL; ignored when `score` is given. */
@@ -334,7 +332,8 @@ export interface NeighbourQuery {
  * one written first after it, each at most `windowMs` away, with its cosine similarity to the query and its lexical
  * score. Two index look-ups per anchor (tenant, tier, created_at), then primary-key fetches.
  */
-export async function findNeighbours(tx: Tx, q: NeighbourQuery): Promise<NeighbourRow[]> {
+export async function findNeighbours(tx: TenantTx, q: NeighbourQuery): Promise<NeighbourRow[]> {
+  const { tenantId } = tx;
   if (q.anchorIds.length === 0) return [];
   const vt = sql.raw(vectorType(q.dim));
   const dim = sql.raw(String(q.dim));
@@ -346,18 +345,18 @@ export async function findNeighbours(tx: Tx, q: NeighbourQuery): Promise<Neighbo
         ? sql`p.created_at < a.at and p.created_at >= a.at - ${window}`
         : sql`p.created_at > a.at and p.created_at <= a.at + ${window}`;
     const order = op === 'before' ? sql`p.created_at desc` : sql`p.created_at asc`;
-    return sql`(select p.id from memories p where p.tenant_id = ${q.tenantId} and p.tier = a.tier and p.dim = ${dim}
+    return sql`(select p.id from memories p where p.tenant_id = ${tenantId} and p.tier = a.tier and p.dim = ${dim}
        and ${cmp} and ${recallableCondition(q.now, 'p')} order by ${order} limit 1)`;
   };
   const result = await tx.execute<CandidateSqlRow & { anchor_id: string }>(sql`
     with query_vector as (select ${vectorLiteral(q.queryVector)}::${vt} as v), ${cte},
     a as (select x.id, x.tier, x.created_at as at from memories x
-          where x.tenant_id = ${q.tenantId} and x.id = any(${sqlArray(q.anchorIds, 'text')})),
+          where x.tenant_id = ${tenantId} and x.id = any(${sqlArray(q.anchorIds, 'text')})),
     nb as (select a.id as anchor_id, n.id from a cross join lateral (${near('before')} union all ${near('after')}) n)
     select nb.anchor_id, ${memorySummaryColumns()}, null::bigint as vector_rank,
            1 - (m.embedding::${vt} <=> (select v from query_vector)) as similarity, null::bigint as text_rank,
            ${score} as text_score
-    from nb join memories m on m.tenant_id = ${q.tenantId} and m.id = nb.id`);
+    from nb join memories m on m.tenant_id = ${tenantId} and m.id = nb.id`);
   return result.rows.map((r) => ({
     anchorId: r.anchor_id,
     ...memorySummaryOf(r),

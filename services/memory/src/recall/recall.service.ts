@@ -1,4 +1,4 @@
-import type { Database, Tx } from '@care/db';
+import type { Database, TenantTx } from '@care/db';
 import type { RecallRequest, RecallResponse } from '@care/contracts';
 import type { Config } from '../config';
 import { recordAccess } from '../memories/memories.repository';
@@ -83,7 +83,6 @@ export class RecallService {
     const run = await this.deps.database.withTenant(tenantId, async (tx) => {
       const result = await this.search(
         tx,
-        tenantId,
         body.query,
         queryVector,
         dimension,
@@ -94,7 +93,6 @@ export class RecallService {
       );
       await recordAccess(
         tx,
-        tenantId,
         result.hits.map((h) => h.id),
         now,
       );
@@ -111,8 +109,7 @@ export class RecallService {
 
   /** The fused search inside a tenant transaction, without side effects (why-not re-runs it). */
   async search(
-    tx: Tx,
-    tenantId: string,
+    tx: TenantTx,
     query: string,
     queryVector: number[],
     dimension: number,
@@ -123,18 +120,16 @@ export class RecallService {
   ): Promise<RecallRun> {
     const tiers = tiersFor(this.deps.config.OPERATING_MODE);
     const pool = poolSize(topK);
-    const prepared = await prepareSearch(tx, tenantId, query, pool, exact);
+    const prepared = await prepareSearch(tx, query, pool, exact);
     const partition = checkedSpace(prepared.space, this.deps.embeddings, dimension);
     if (!partition) return { hits: [], pool, tiers, dim: null, terms: [] };
     const { lexemes } = prepared;
     // The in-process index once it listens to changes (recall and why-not wait for that before their
     // transaction); the SQL search otherwise. Both score and rank alike.
     const index = this.deps.lexicalIndex?.listening ? this.deps.lexicalIndex : undefined;
-    const terms = index
-      ? await index.weigh(tx, tenantId, lexemes)
-      : await this.deps.termStats.weigh(tx, tenantId, lexemes);
+    const terms = index ? await index.weigh(tx, lexemes) : await this.deps.termStats.weigh(tx, lexemes);
+    const { tenantId } = tx;
     const candidates = await findCandidates(tx, {
-      tenantId,
       dim: partition.dimension,
       queryVector,
       terms,
@@ -156,7 +151,6 @@ export class RecallService {
       // Context stage (ADR 0315): the best-ranked memories bring their conversation neighbours.
       const anchors = rankAll(candidates, now, fusion).slice(0, fusion.contextAnchors);
       const neighbours = await findNeighbours(tx, {
-        tenantId,
         dim: partition.dimension,
         queryVector,
         terms,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx } from '@care/db';
 import { sqlArray } from '../db/sql';
 import { vectorType } from '../db/vector-index';
 import {
@@ -10,7 +10,8 @@ import {
 } from '../memories/memory.sql';
 
 /** Takes the partition's consolidation lock for this transaction; false if another run holds it. */
-export async function tryReflectLock(tx: Tx, tenantId: string): Promise<boolean> {
+export async function tryReflectLock(tx: TenantTx): Promise<boolean> {
+  const { tenantId } = tx;
   const r = await tx.execute<{ locked: boolean }>(
     sql`select pg_try_advisory_xact_lock(hashtext('care-memory-reflect'), hashtext(${tenantId})) as locked`,
   );
@@ -18,7 +19,8 @@ export async function tryReflectLock(tx: Tx, tenantId: string): Promise<boolean>
 }
 
 /** Deletes scratchpad entries whose time to live has passed (with their stats and links); returns their ids. */
-export async function purgeExpired(tx: Tx, tenantId: string, now: Date): Promise<string[]> {
+export async function purgeExpired(tx: TenantTx, now: Date): Promise<string[]> {
+  const { tenantId } = tx;
   const r = await tx.execute<{ id: string }>(sql`
     delete from memories where tenant_id = ${tenantId} and tier = 'working' and forgotten_at is null
       and expires_at is not null and expires_at <= ${now}
@@ -41,13 +43,13 @@ export type SeedRow = MemorySummary;
 
 /** Live, non-document memories in creation order (bounded); `episodicOnly` limits to unconsolidated episodes. */
 export async function listSeeds(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   dim: number,
   now: Date,
   limit: number,
   episodicOnly: boolean,
 ): Promise<SeedRow[]> {
+  const { tenantId } = tx;
   const filter = episodicOnly
     ? sql`and m.tier = 'episodic' and m.consolidated_into is null`
     : sql`and m.tier <> 'documents'`;
@@ -65,14 +67,14 @@ export async function listSeeds(
  * vector is an uncorrelated sub-select, which pgvector can serve from the HNSW index.
  */
 export async function nearestSiblings(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   id: string,
   dim: number,
   now: Date,
   k: number,
   episodicOnly: boolean,
 ): Promise<Array<{ id: string; similarity: number }>> {
+  const { tenantId } = tx;
   const vt = sql.raw(vectorType(dim));
   const me = sql`(select embedding::${vt} from memories where tenant_id = ${tenantId} and id = ${id})`;
   const filter = episodicOnly ? sql`and m.consolidated_into is null` : sql``;
@@ -86,11 +88,8 @@ export async function nearestSiblings(
 }
 
 /** Vectors of some memories, by id. */
-export async function loadEmbeddings(
-  tx: Tx,
-  tenantId: string,
-  ids: string[],
-): Promise<Map<string, number[]>> {
+export async function loadEmbeddings(tx: TenantTx, ids: string[]): Promise<Map<string, number[]>> {
+  const { tenantId } = tx;
   if (!ids.length) return new Map();
   const list = sqlArray(ids, 'text');
   const r = await tx.execute<{ id: string; embedding: string }>(
@@ -104,11 +103,11 @@ export async function loadEmbeddings(
  * per `intervalDays`. Documents keep their strength. Returns each change.
  */
 export async function decayUnused(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   now: Date,
   o: { weakBelow: number; unusedDays: number; intervalDays: number; factor: number; floor: number },
 ): Promise<Array<{ id: string; from: number; to: number }>> {
+  const { tenantId } = tx;
   const unusedSince = new Date(now.getTime() - o.unusedDays * 86_400_000);
   const decayedBefore = new Date(now.getTime() - o.intervalDays * 86_400_000);
   const r = await tx.execute<{ id: string; before: number; after: number }>(sql`

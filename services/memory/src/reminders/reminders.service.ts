@@ -50,9 +50,8 @@ export class RemindersService {
     await this.deps.indexes.ensure(dimension);
     const now = this.deps.clock();
     const row = await this.deps.database.withTenant(tenantId, async (tx) => {
-      await writableSpace(tx, tenantId, this.deps.embeddings, dimension, now);
+      await writableSpace(tx, this.deps.embeddings, dimension, now);
       return insertReminder(tx, {
-        tenantId,
         id: randomUUID(),
         text: body.text,
         tags: parseReminderTags(body.tags),
@@ -66,7 +65,7 @@ export class RemindersService {
 
   /** The partition's reminders with their state, soonest due first. */
   async list(tenantId: string): Promise<ReminderList> {
-    const rows = await this.deps.database.withTenant(tenantId, (tx) => listReminders(tx, tenantId));
+    const rows = await this.deps.database.withTenant(tenantId, (tx) => listReminders(tx));
     return { partition: tenantId, reminders: rows.map(reminderView) };
   }
 }

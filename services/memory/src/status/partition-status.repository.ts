@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx } from '@care/db';
 import { keptCondition, recallableCondition, unexpiredCondition } from '../memories/memory.sql';
 
 /** Memory counts of one tier by state. */
@@ -15,7 +15,8 @@ export interface TierCounts {
 }
 
 /** Counts of the tenant's memories per tier and state (one scan of the tenant's rows). */
-export async function countByTier(tx: Tx, tenantId: string, now: Date): Promise<TierCounts[]> {
+export async function countByTier(tx: TenantTx, now: Date): Promise<TierCounts[]> {
+  const { tenantId } = tx;
   const kept = keptCondition();
   const unexpired = unexpiredCondition(now);
   const r = await tx.execute<Record<string, string | number>>(sql`
@@ -40,7 +41,8 @@ export async function countByTier(tx: Tx, tenantId: string, now: Date): Promise<
 }
 
 /** The tenant's reminders per state. */
-export async function countReminders(tx: Tx, tenantId: string): Promise<Record<string, number>> {
+export async function countReminders(tx: TenantTx): Promise<Record<string, number>> {
+  const { tenantId } = tx;
   const r = await tx.execute<{ state: string; n: string | number }>(
     sql`select state, count(*) as n from reminders where tenant_id = ${tenantId} group by state`,
   );

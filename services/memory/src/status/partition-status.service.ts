@@ -38,9 +38,9 @@ export class PartitionStatusService {
   async status(tenantId: string): Promise<PartitionStatus> {
     const now = this.deps.clock();
     const { partition, counts, reminders } = await this.deps.database.withTenant(tenantId, async (tx) => ({
-      partition: await findPartition(tx, tenantId),
-      counts: await countByTier(tx, tenantId, now),
-      reminders: await countReminders(tx, tenantId),
+      partition: await findPartition(tx),
+      counts: await countByTier(tx, now),
+      reminders: await countReminders(tx),
     }));
     const tiers = Object.fromEntries(
       TIERS.map((t) => {

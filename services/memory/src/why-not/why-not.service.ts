@@ -31,7 +31,7 @@ export class WhyNotService {
     const now = this.deps.clock();
     await this.deps.lexicalIndex?.ready();
     return this.deps.database.withTenant(tenantId, async (tx) => {
-      const run = await this.deps.recall.search(tx, tenantId, body.query, queryVector, dimension, topK, now);
+      const run = await this.deps.recall.search(tx, body.query, queryVector, dimension, topK, now);
       const last = run.hits.at(-1);
       const lastReturned = last
         ? { id: last.id, rank: run.hits.length, score: last.signals.score, signals: last.signals }
@@ -44,7 +44,7 @@ export class WhyNotService {
         returned: run.hits.length,
         lastReturned,
       };
-      const memory = await findMemory(tx, tenantId, body.memoryId);
+      const memory = await findMemory(tx, body.memoryId);
       if (!memory) {
         const reason: WhyNotReason = 'NOT_IN_PARTITION';
         return {
@@ -63,7 +63,6 @@ export class WhyNotService {
         run.dim === null
           ? undefined
           : await findStanding(tx, {
-              tenantId,
               id: memory.id,
               dim: run.dim,
               queryVector,
