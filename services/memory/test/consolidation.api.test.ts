@@ -5,7 +5,7 @@ import { createLogger } from '@care/service-kit';
 import { ReflectScheduler } from '../src/reflect/reflect-scheduler';
 import { aDocument, aMemory } from './builders/memory.builder';
 import { HashingEmbeddingProvider } from '../src/embeddings/hashing.provider';
-import { buildApp, openTestDatabase, TestClock } from './support/test-app';
+import { buildApp, openTestDatabase, testClock } from './support/test-app';
 
 let database: Database;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ async function remember(app: Express, t: string, body: object): Promise<void> {
 
 describe('reflect', () => {
   it('merges near-duplicates into the oldest, which keeps a link to each and gains strength', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock, env });
     const t = 'merge';
     await remember(
@@ -104,7 +104,7 @@ describe('reflect', () => {
   });
 
   it('decays weak memories nobody recalled for a month, at most once a day, and reports it', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock, env });
     const t = 'decay';
     await remember(app, t, aMemory().withId('idle').withText('old note about the garden').build());
@@ -145,7 +145,7 @@ describe('reflect', () => {
   });
 
   it('purges expired scratchpad entries and reports them', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock, env });
     const t = 'purge';
     const note = await request(app)
@@ -159,7 +159,7 @@ describe('reflect', () => {
   });
 
   it('runs periodically over every partition that is due, and not again within half the interval', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app, deps } = buildApp(database, { clock, env });
     await remember(app, 'periodic-1', aMemory().build());
     await remember(app, 'periodic-2', aMemory().build());
@@ -182,7 +182,7 @@ describe('reflect', () => {
 
 describe('introspect', () => {
   it('counts related memories and documents by tier and type, with freshness, strength, unresolved items and confidence', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock });
     const t = 'introspect';
     const vec = (s: string) => new HashingEmbeddingProvider(64).vector(s);

@@ -9,7 +9,8 @@ import { LexicalIndex } from '../src/recall/lexical-index';
 import { queryLexemes, TermStats } from '../src/recall/lexical';
 import { findCandidates } from '../src/recall/recall.repository';
 import { aMemory } from './builders/memory.builder';
-import { buildApp, openTestDatabase, type TestClock } from './support/test-app';
+import type { TestClock } from '@care/service-kit/testing';
+import { buildApp, openTestDatabase } from './support/test-app';
 
 const WORDS = [
   'insulin',

@@ -3,6 +3,7 @@
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import { createLogger, type Metrics } from '@care/service-kit';
+import { TestClock } from '@care/service-kit/testing';
 import { createApp, createAppDeps, type AppDeps, type AppRuntime } from '../../src/app';
 import { loadMemoryConfig, type Config } from '../../src/config';
 import { openMemoryDatabase } from '../../src/db/open-memory-database';
@@ -10,13 +11,12 @@ import { VectorIndexes } from '../../src/db/vector-index';
 import type { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
 import { HashingEmbeddingProvider } from '../../src/embeddings/hashing.provider';
 
-/** A clock tests can set and move. */
-export class TestClock {
-  constructor(private t = new Date('2030-01-01T00:00:00Z').getTime()) {}
-  now = (): Date => new Date(this.t);
-  advance(seconds: number): void {
-    this.t += seconds * 1000;
-  }
+/** When the test clock starts (tests that sign tokens issue them at that time). */
+export const TEST_START = new Date('2030-01-01T00:00:00Z');
+
+/** A clock tests set and move, at {@link TEST_START}. */
+export function testClock(): TestClock {
+  return new TestClock(TEST_START);
 }
 
 /** Test config: defaults plus overrides, background loops off. */
@@ -51,7 +51,7 @@ export function buildApp(
   } = {},
 ): { app: Express; deps: AppDeps; clock: TestClock; config: Config } {
   const config = testConfig(options.env);
-  const clock = options.clock ?? new TestClock();
+  const clock = options.clock ?? testClock();
   const deps = createAppDeps({
     config,
     logger: createLogger({ name: 'memory-test', level: 'silent' }),
