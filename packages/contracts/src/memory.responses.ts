@@ -1,16 +1,16 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
-// Response bodies of the memory service the spec leaves "not shown": what the routes send today, so the served
-// OpenAPI document can be checked against real responses (ADR 0014). Objects stay open to added fields (recall
+// Response bodies of the memory service (ADR 0301): what the routes send, so the served OpenAPI document can be
+// checked against real responses (ADR 0014) and the services are typed by the same schemas (`Static<>`). Objects stay open to added fields (recall
 // and why-not gain signals over time); the fields listed are required and typed.
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const NullableDate = Nullable(DateTime);
-/** Memory tiers. */
-export const MemoryTier = Type.Union(['episodic', 'semantic', 'procedural', 'working', 'documents'].map((t) => Type.Literal(t)));
 /** Lifecycle states of a memory. */
-export const MemoryState = Type.Union(['ACTIVE', 'SUPPRESSED', 'EXPIRED', 'MERGED', 'FORGOTTEN'].map((t) => Type.Literal(t)));
+export const MemoryState = Type.Union(
+  ['ACTIVE', 'SUPPRESSED', 'EXPIRED', 'MERGED', 'FORGOTTEN'].map((t) => Type.Literal(t)),
+);
 
 /** A memory or document (GET /api/v1/memory/{id} and the answers of the write operations). */
 export const MemoryView = Type.Object({
@@ -25,7 +25,10 @@ export const MemoryView = Type.Object({
   resolved: Type.Boolean(),
   forgotten: Type.Boolean(),
   strength: Type.Number(),
-  reinforcement: Type.Object({ positive: Type.Integer({ minimum: 0 }), negative: Type.Integer({ minimum: 0 }) }),
+  reinforcement: Type.Object({
+    positive: Type.Integer({ minimum: 0 }),
+    negative: Type.Integer({ minimum: 0 }),
+  }),
   access: Type.Object({ count: Type.Integer({ minimum: 0 }), lastAccessedAt: NullableDate }),
   createdAt: DateTime,
   updatedAt: DateTime,
@@ -36,12 +39,22 @@ export const MemoryView = Type.Object({
   mergedInto: Nullable(Type.String()),
   consolidatedInto: Nullable(Type.String()),
   links: Type.Optional(
-    Type.Array(Type.Object({ relation: Type.String(), direction: Type.Union([Type.Literal('outgoing'), Type.Literal('incoming')]), id: Type.String() })),
+    Type.Array(
+      Type.Object({
+        relation: Type.String(),
+        direction: Type.Union([Type.Literal('outgoing'), Type.Literal('incoming')]),
+        id: Type.String(),
+      }),
+    ),
   ),
 });
+/** A memory or document as answered. */
+export type MemoryView = Static<typeof MemoryView>;
 
 /** POST /api/v1/memory: the stored document and whether it was new. */
 export const DocumentIngestResult = Type.Intersect([MemoryView, Type.Object({ created: Type.Boolean() })]);
+/** Document ingestion answer. */
+export type DocumentIngestResult = Static<typeof DocumentIngestResult>;
 
 /** Fused-scoring signals of one recall result. */
 export const RecallSignals = Type.Object({
@@ -56,12 +69,15 @@ export const RecallSignals = Type.Object({
   tierWeight: Type.Number(),
   score: Type.Number(),
 });
+/** Signals of one recall result. */
+export type RecallSignals = Static<typeof RecallSignals>;
 
 /** POST /api/v1/memory/recall. */
 export const RecallResponse = Type.Object({
   query: Type.String(),
   topK: Type.Integer({ minimum: 1 }),
   partition: Type.String(),
+  filter: Type.Optional(Type.Object({ tagsAny: Type.Array(Type.String()) })),
   results: Type.Array(
     Type.Object({
       id: Type.String(),
@@ -77,6 +93,8 @@ export const RecallResponse = Type.Object({
     }),
   ),
 });
+/** Recall answer. */
+export type RecallResponse = Static<typeof RecallResponse>;
 
 /** POST /api/v1/memory/why-not. */
 export const WhyNotResponse = Type.Object({
@@ -88,7 +106,10 @@ export const WhyNotResponse = Type.Object({
   lastReturned: Type.Unknown({ description: 'the last result returned, or null' }),
   recalled: Type.Boolean(),
   rank: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  reason: Type.String({ description: 'NOT_IN_PARTITION, FORGOTTEN, MERGED, EXPIRED, SUPPRESSED, TIER_EXCLUDED, NOT_A_CANDIDATE, OUTRANKED or RECALLED' }),
+  reason: Type.String({
+    description:
+      'NOT_IN_PARTITION, FORGOTTEN, MERGED, EXPIRED, SUPPRESSED, TIER_EXCLUDED, NOT_A_CANDIDATE, OUTRANKED or RECALLED',
+  }),
   state: Nullable(
     Type.Object({
       state: MemoryState,
@@ -111,6 +132,8 @@ export const WhyNotResponse = Type.Object({
   ),
   explanation: Type.String(),
 });
+/** Why-not answer. */
+export type WhyNotResponse = Static<typeof WhyNotResponse>;
 
 /** POST /api/v1/memory/introspect. */
 export const IntrospectResponse = Type.Object({
@@ -121,16 +144,38 @@ export const IntrospectResponse = Type.Object({
   documents: Type.Integer({ minimum: 0 }),
   byTier: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
   byType: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
-  freshness: Type.Object({ newest: NullableDate, oldest: NullableDate, medianAgeDays: Nullable(Type.Number()) }),
-  strength: Type.Object({ average: Nullable(Type.Number()), min: Nullable(Type.Number()), max: Nullable(Type.Number()) }),
+  freshness: Type.Object({
+    newest: NullableDate,
+    oldest: NullableDate,
+    medianAgeDays: Nullable(Type.Number()),
+  }),
+  strength: Type.Object({
+    average: Nullable(Type.Number()),
+    min: Nullable(Type.Number()),
+    max: Nullable(Type.Number()),
+  }),
   unresolved: Type.Object({
     count: Type.Integer({ minimum: 0 }),
-    items: Type.Array(Type.Object({ id: Type.String(), text: Type.String(), tier: Type.String(), type: Type.String(), createdAt: DateTime })),
+    items: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        text: Type.String(),
+        tier: Type.String(),
+        type: Type.String(),
+        createdAt: DateTime,
+      }),
+    ),
   }),
   confidence: Type.String(),
   confidenceReason: Type.String(),
-  searched: Type.Object({ tiers: Type.Array(Type.String()), poolPerSearch: Type.Integer(), relatedSimilarity: Type.Number() }),
+  searched: Type.Object({
+    tiers: Type.Array(Type.String()),
+    poolPerSearch: Type.Integer(),
+    relatedSimilarity: Type.Number(),
+  }),
 });
+/** Introspect answer. */
+export type IntrospectResponse = Static<typeof IntrospectResponse>;
 
 /** A scheduled reminder. */
 export const ReminderView = Type.Object({
@@ -143,12 +188,18 @@ export const ReminderView = Type.Object({
   firedAt: NullableDate,
   memoryId: Nullable(Type.String()),
 });
+/** A reminder as answered. */
+export type ReminderView = Static<typeof ReminderView>;
 
 /** GET /api/v1/memory/reminders. */
 export const ReminderList = Type.Object({ partition: Type.String(), reminders: Type.Array(ReminderView) });
+/** Reminder list answer. */
+export type ReminderList = Static<typeof ReminderList>;
 
 /** GET /api/v1/memory/scratchpad. */
 export const ScratchpadList = Type.Object({ partition: Type.String(), entries: Type.Array(MemoryView) });
+/** Scratchpad answer. */
+export type ScratchpadList = Static<typeof ScratchpadList>;
 
 /** POST /api/v1/memory/reflect: the consolidation report. */
 export const ReflectReport = Type.Object({
@@ -160,10 +211,14 @@ export const ReflectReport = Type.Object({
   finishedAt: DateTime,
   scanned: Type.Integer({ minimum: 0 }),
   merged: Type.Array(Type.Object({ survivorId: Type.String(), mergedIds: Type.Array(Type.String()) })),
-  promoted: Type.Array(Type.Object({ semanticId: Type.String(), sourceIds: Type.Array(Type.String()), text: Type.String() })),
+  promoted: Type.Array(
+    Type.Object({ semanticId: Type.String(), sourceIds: Type.Array(Type.String()), text: Type.String() }),
+  ),
   decayed: Type.Array(Type.Object({ id: Type.String(), from: Type.Number(), to: Type.Number() })),
   expired: Type.Array(Type.String()),
 });
+/** Consolidation report. */
+export type ReflectReport = Static<typeof ReflectReport>;
 
 const TierCounts = Type.Object({
   total: Type.Integer({ minimum: 0 }),
@@ -192,3 +247,59 @@ export const PartitionStatus = Type.Object({
   operatingMode: Type.String(),
   persistence: Type.Object({ engine: Type.String(), durable: Type.Boolean(), location: Type.String() }),
 });
+
+/** Partition status answer. */
+export type PartitionStatus = Static<typeof PartitionStatus>;
+
+/** Batch remember answer: per item, `created` or `unchanged` (the id already holds the same text: a retried batch). */
+export const RememberBatchResult = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      outcome: Type.Union([Type.Literal('created'), Type.Literal('unchanged')]),
+    }),
+  ),
+});
+/** Batch remember answer. */
+export type RememberBatchResult = Static<typeof RememberBatchResult>;
+
+/** GET /api/v1/system/status response. */
+export const SystemStatus = Type.Object({
+  status: Type.String(),
+  version: Type.String(),
+  uptime: Type.String(),
+  uptimeSeconds: Type.Integer({ minimum: 0 }),
+  port: Type.Integer(),
+  localLlmUrl: Type.String(),
+  localLlmModel: Type.String(),
+});
+/** Status answer of the system endpoints. */
+export type SystemStatus = Static<typeof SystemStatus>;
+
+/** GET /api/v1/system/health response. */
+export const SystemHealth = Type.Object({
+  status: Type.String(),
+  uptime: Type.String(),
+  timestamp: Type.String({ format: 'date-time' }),
+  components: Type.Object({
+    memory: Type.Object({ status: Type.String(), engine: Type.String() }),
+    llm: Type.Object({ status: Type.String(), model: Type.String(), baseUrl: Type.String() }),
+    tools: Type.Object({ status: Type.String(), count: Type.Integer() }),
+  }),
+});
+/** Health answer of the system endpoints. */
+export type SystemHealth = Static<typeof SystemHealth>;
+
+/** GET /api/v1/system/metrics response. */
+export const SystemMetrics = Type.Object({
+  jvm: Type.Object({
+    version: Type.String(),
+    vendor: Type.String(),
+    uptime: Type.String(),
+    heap: Type.Object({ used: Type.String(), max: Type.String(), total: Type.String() }),
+    processors: Type.Integer(),
+  }),
+  core: Type.Object({ tools: Type.Integer(), memoryEngine: Type.String(), llmModel: Type.String() }),
+});
+/** Metrics answer of the system endpoints. */
+export type SystemMetrics = Static<typeof SystemMetrics>;

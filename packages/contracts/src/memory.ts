@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Memory types (DESIGN section 6). */
+/** Memory types (ADR 0301). */
 export const MEMORY_TYPES = ['EPISODIC', 'SEMANTIC', 'PROCEDURAL', 'WORKING'] as const;
-/** Memory sources (DESIGN section 6). */
+/** Memory sources (ADR 0301). */
 export const MEMORY_SOURCES = ['USER_STATED', 'AGENT_INFERRED', 'DOCUMENT', 'TOOL_OUTPUT', 'SYSTEM'] as const;
 
 const Id = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+$' });
@@ -64,11 +64,6 @@ export const RememberBatchRequest = Type.Object(
 );
 /** Batch remember body. */
 export type RememberBatchRequest = Static<typeof RememberBatchRequest>;
-
-/** Batch remember answer: per item, `created` or `unchanged` (the id already holds the same text: a retried batch). */
-export const RememberBatchResult = Type.Object({
-  items: Type.Array(Type.Object({ id: Type.String(), outcome: Type.Union([Type.Literal('created'), Type.Literal('unchanged')]) })),
-});
 
 /** POST /api/v1/memory/recall. */
 export const RecallRequest = Type.Object(
@@ -148,38 +143,3 @@ export const WhyNotRequest = Type.Object(
 );
 /** Why-not body. */
 export type WhyNotRequest = Static<typeof WhyNotRequest>;
-
-/** GET /api/v1/system/status response. */
-export const SystemStatus = Type.Object({
-  status: Type.String(),
-  version: Type.String(),
-  uptime: Type.String(),
-  uptimeSeconds: Type.Integer({ minimum: 0 }),
-  port: Type.Integer(),
-  localLlmUrl: Type.String(),
-  localLlmModel: Type.String(),
-});
-
-/** GET /api/v1/system/health response. */
-export const SystemHealth = Type.Object({
-  status: Type.String(),
-  uptime: Type.String(),
-  timestamp: Type.String({ format: 'date-time' }),
-  components: Type.Object({
-    memory: Type.Object({ status: Type.String(), engine: Type.String() }),
-    llm: Type.Object({ status: Type.String(), model: Type.String(), baseUrl: Type.String() }),
-    tools: Type.Object({ status: Type.String(), count: Type.Integer() }),
-  }),
-});
-
-/** GET /api/v1/system/metrics response. */
-export const SystemMetrics = Type.Object({
-  jvm: Type.Object({
-    version: Type.String(),
-    vendor: Type.String(),
-    uptime: Type.String(),
-    heap: Type.Object({ used: Type.String(), max: Type.String(), total: Type.String() }),
-    processors: Type.Integer(),
-  }),
-  core: Type.Object({ tools: Type.Integer(), memoryEngine: Type.String(), llmModel: Type.String() }),
-});

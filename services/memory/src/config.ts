@@ -1,64 +1,46 @@
 import { Type, type Static } from '@care/contracts';
-import { csv, loadConfig, type AccessTokenVerifierConfig, type ConfigRule } from '@care/service-kit';
+import {
+  csv,
+  loadConfig,
+  serviceConfigFields,
+  serviceConfigRules,
+  tokenVerificationConfigFields,
+  tokenVerificationRules,
+  type ConfigRule,
+} from '@care/service-kit';
 
 /** Every environment variable the memory service reads, with its default and meaning (README table source). */
 export const ConfigSchema = Type.Object({
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 7070, description: 'HTTP port' }),
-  MANAGEMENT_PORT: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: 65535,
-      description:
-        "port of the operators' listener serving only `/actuator/prometheus` and `/actuator/health/liveness` (ADR 0012); unset: metrics on the API port in dev, none in prod",
-    }),
-  ),
+  ...serviceConfigFields({
+    port: 7070,
+    dataDir: '.data/memory',
+    descriptions: {
+      APP_PROFILES_ACTIVE:
+        '`dev` or `prod`; `prod` refuses to start without `API_KEY` or platform token verification, and with `*` CORS',
+      CORS_ALLOWED_ORIGINS:
+        'comma list of allowed browser origins; unset: any origin in dev, none in prod; `*` is refused in prod (ADR 0007)',
+      DATABASE_URI:
+        'unset: embedded PGlite under DATA_DIR; `pglite://memory`: ephemeral; `postgres://...`: a server with pgvector',
+      SHUTDOWN_DRAIN_MS:
+        'on SIGTERM, how long to keep serving with health down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)',
+    },
+  }),
   HOST: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'address to listen on; default `127.0.0.1` in dev (not reachable from other machines), `0.0.0.0` in prod (ADR 0007)',
+      description:
+        'address to listen on; default `127.0.0.1` in dev (not reachable from other machines), `0.0.0.0` in prod (ADR 0007)',
     }),
   ),
-  APP_PROFILES_ACTIVE: Type.Union([Type.Literal('dev'), Type.Literal('prod')], {
-    default: 'dev',
-    description:
-      '`dev` or `prod`; `prod` refuses to start without `API_KEY` or platform token verification, and with `*` CORS',
-  }),
-  LOG_LEVEL: Type.String({
-    default: 'info',
-    description: 'pino level: fatal, error, warn, info, debug, trace',
-  }),
-  CORS_ALLOWED_ORIGINS: Type.Optional(
-    Type.String({
-      description:
-        'comma list of allowed browser origins; unset: any origin in dev, none in prod; `*` is refused in prod (ADR 0007)',
-    }),
-  ),
-  TRUST_PROXY: Type.String({
-    default: 'false',
-    description: 'Express `trust proxy`: `false`, `true`, a hop count or a comma list of addresses/CIDRs (ADR 0009)',
-  }),
-  AUTH_PROVIDER: Type.Optional(
-    Type.Union([Type.Literal('builtin'), Type.Literal('external')], {
-      description:
+  // Unset AUTH_PROVIDER: tokens are verified only when JWT_SECRET is set (builtin), else not at all.
+  ...tokenVerificationConfigFields({
+    descriptions: {
+      AUTH_PROVIDER:
         'platform bearer tokens: `builtin` (HS256, `JWT_SECRET`) or `external` (JWKS); unset: builtin when `JWT_SECRET` is set, else no token verification (ADR 0007)',
-    }),
-  ),
-  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 key shared with platform-auth (builtin tokens)' })),
-  JWT_ISSUER: Type.String({ default: 'care-platform', description: 'expected `iss` of builtin tokens' }),
-  JWT_AUDIENCE: Type.String({ default: 'care-platform', description: 'expected `aud` of builtin tokens' }),
-  AUTH_JWKS_URI: Type.Optional(Type.String({ description: 'JWKS URL of the identity provider (AUTH_PROVIDER=external)' })),
-  AUTH_ISSUER: Type.Optional(Type.String({ description: 'expected `iss` of external tokens' })),
-  AUTH_AUDIENCE: Type.Optional(Type.String({ description: 'expected `aud` of external tokens' })),
-  SHUTDOWN_DRAIN_MS: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      description: 'on SIGTERM, how long to keep serving with health down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)',
-    }),
-  ),
-  SHUTDOWN_TIMEOUT_MS: Type.Integer({
-    minimum: 0,
-    default: 10000,
-    description: 'upper bound of the graceful shutdown after the listener closed',
+      JWT_ISSUER: 'expected `iss` of builtin tokens',
+      JWT_AUDIENCE: 'expected `aud` of builtin tokens',
+      AUTH_JWKS_URI: 'JWKS URL of the identity provider (AUTH_PROVIDER=external)',
+    },
   }),
   API_KEY: Type.Optional(
     Type.String({
@@ -75,16 +57,6 @@ export const ConfigSchema = Type.Object({
     default: 'HYBRID',
     description:
       '`RAG` (documents only: memory endpoints answer 404 MODE_DISABLED), `MEMORY` (recall leaves documents out) or `HYBRID`',
-  }),
-  DATABASE_URI: Type.Optional(
-    Type.String({
-      description:
-        'unset: embedded PGlite under DATA_DIR; `pglite://memory`: ephemeral; `postgres://...`: a server with pgvector',
-    }),
-  ),
-  DATA_DIR: Type.String({
-    default: '.data/memory',
-    description: 'folder of the embedded database (when DATABASE_URI is unset)',
   }),
   PGLITE_SHARED_BUFFERS: Type.Optional(
     Type.String({
@@ -188,28 +160,17 @@ export const ConfigSchema = Type.Object({
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 
 const rules: ConfigRule<Static<typeof ConfigSchema>>[] = [
+  ...serviceConfigRules({ refuseWildcardCorsInProd: true }),
+  ...tokenVerificationRules({ secretRequired: 'builtin' }),
   (c) =>
     c.APP_PROFILES_ACTIVE === 'prod' &&
     !c.API_KEY &&
     !tokensVerified(c) &&
     'API_KEY (or platform token verification: JWT_SECRET, or AUTH_PROVIDER=external) is required when APP_PROFILES_ACTIVE=prod',
   (c) =>
-    c.APP_PROFILES_ACTIVE === 'prod' &&
-    csv(c.CORS_ALLOWED_ORIGINS).includes('*') &&
-    'CORS_ALLOWED_ORIGINS must list origins (not `*`) when APP_PROFILES_ACTIVE=prod',
-  (c) =>
-    c.AUTH_PROVIDER === 'external' &&
-    !(c.AUTH_JWKS_URI && c.AUTH_ISSUER && c.AUTH_AUDIENCE) &&
-    'AUTH_PROVIDER=external needs AUTH_JWKS_URI, AUTH_ISSUER and AUTH_AUDIENCE',
-  (c) => c.AUTH_PROVIDER === 'builtin' && !c.JWT_SECRET && 'AUTH_PROVIDER=builtin needs JWT_SECRET',
-  (c) =>
     c.EMBEDDING_PROVIDER === 'openai' &&
     !c.OPENAI_API_KEY &&
     'OPENAI_API_KEY is required when EMBEDDING_PROVIDER=openai',
-  (c) =>
-    typeof c.DATABASE_URI === 'string' &&
-    /^mongodb(\+srv)?:/i.test(c.DATABASE_URI) &&
-    'DATABASE_URI: PostgreSQL is required (mongodb:// is not supported)',
 ];
 
 /** Loads and checks the memory service's configuration from `env`; throws ConfigError listing every problem. */
@@ -218,17 +179,8 @@ export function loadMemoryConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Whether platform bearer tokens are verified (a token then names the partition, ADR 0007). */
-export function tokensVerified(c: Pick<Config, 'AUTH_PROVIDER' | 'JWT_SECRET'>): boolean {
+function tokensVerified(c: Pick<Config, 'AUTH_PROVIDER' | 'JWT_SECRET'>): boolean {
   return c.AUTH_PROVIDER === 'external' || Boolean(c.JWT_SECRET);
-}
-
-/** Token verifier settings, or undefined when tokens are not verified. */
-export function verifierSettings(c: Config): AccessTokenVerifierConfig | undefined {
-  if (c.AUTH_PROVIDER === 'external') {
-    return { mode: 'external', jwksUri: c.AUTH_JWKS_URI, issuer: c.AUTH_ISSUER ?? '', audience: c.AUTH_AUDIENCE ?? '' };
-  }
-  if (!c.JWT_SECRET) return undefined;
-  return { mode: 'builtin', secret: c.JWT_SECRET, issuer: c.JWT_ISSUER, audience: c.JWT_AUDIENCE };
 }
 
 /** CORS origins: the configured list; unset means any origin in dev and none in prod (never reflected in prod). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ConfigError,
+  loadConfigOrExit,
   createLogger,
   createMetrics,
   HealthRegistry,
@@ -9,7 +9,7 @@ import {
   startManagementServer,
   startServer,
 } from '@care/service-kit';
-import { createApp, createMemoryContext } from './app';
+import { createApp, createAppDeps } from './app';
 import { listenHost, loadMemoryConfig } from './config';
 import { openMemoryDatabase } from './db/open-memory-database';
 import { VectorIndexes } from './db/vector-index';
@@ -18,20 +18,10 @@ import { LexicalIndex } from './recall/lexical-index';
 import { createEmbeddingProvider } from './embeddings/create-provider';
 import { MonitoredEmbeddingProvider } from './embeddings/monitored.provider';
 import { ReflectScheduler } from './reflect/reflect-scheduler';
-import { ReflectService } from './reflect/reflect.service';
 import { ReminderScheduler } from './reminders/reminder-scheduler';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadMemoryConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit(() => loadMemoryConfig(process.env));
   const logger = createLogger({ name: 'memory', level: config.LOG_LEVEL });
   const version = (
     JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }
@@ -64,7 +54,7 @@ async function main(): Promise<void> {
       logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'full-text index not preloaded'),
     );
   const metrics = createMetrics('memory');
-  const deps = {
+  const deps = createAppDeps({
     config,
     logger,
     database,
@@ -74,15 +64,15 @@ async function main(): Promise<void> {
     health,
     version,
     metrics,
-  };
+  });
   const app = createApp(deps);
 
-  const clock = () => new Date();
+  const { clock } = deps;
   const reminders = new ReminderScheduler({ database, clock, logger });
   reminders.start(config.REMINDER_POLL_MS);
   const reflect = new ReflectScheduler({
     database,
-    reflect: new ReflectService(createMemoryContext(deps)),
+    reflect: deps.reflect,
     clock,
     logger,
     intervalSeconds: config.REFLECT_INTERVAL_SECONDS,

@@ -1,20 +1,13 @@
 import request from 'supertest';
-import jwt from 'jsonwebtoken';
 import type { Database } from '@care/db';
-import { buildApp, openTestDatabase } from './support/test-app';
+import { signTestToken, TEST_JWT_SECRET as SECRET } from '@care/service-kit/testing';
+import { buildApp, openTestDatabase, TEST_START } from './support/test-app';
 
-const SECRET = 'a-jwt-secret-of-at-least-thirty-two-bytes';
 const KEY = 'a-very-long-test-api-key-0123456789';
-// The test app's clock starts at 2030-01-01 (TestClock); tokens are issued at that time.
-const IAT = Date.parse('2030-01-01T00:00:00Z') / 1000;
-const token = (tenantId: string, extra: jwt.SignOptions = {}) =>
-  jwt.sign({ sub: 'auth0|5f7c8ec7', tenantId, roles: ['USER'], iat: IAT }, SECRET, {
-    algorithm: 'HS256',
-    issuer: 'care-platform',
-    audience: 'care-platform',
-    expiresIn: 300,
-    ...extra,
-  });
+// The test app's clock starts at TEST_START; tokens are issued at that time.
+const IAT = TEST_START.getTime() / 1000;
+const token = (tenantId: string, extra: Parameters<typeof signTestToken>[1] = {}) =>
+  signTestToken({ sub: 'auth0|5f7c8ec7', tenantId, roles: ['USER'], iat: IAT }, extra);
 
 describe('platform bearer tokens on the memory service (ADR 0007)', () => {
   let database: Database;
@@ -56,17 +49,14 @@ describe('platform bearer tokens on the memory service (ADR 0007)', () => {
 
   it('refuses bad, expired, foreign-key and crit tokens with 401, and anonymous callers when tokens are required', async () => {
     const { app } = buildApp(database, { env: { JWT_SECRET: SECRET } });
-    const crit = jwt.sign({ sub: 's', tenantId: 'acme', roles: ['USER'], iat: IAT }, SECRET, {
-      algorithm: 'HS256',
-      issuer: 'care-platform',
-      audience: 'care-platform',
-      expiresIn: 300,
-      header: { alg: 'HS256', crit: ['x-ext'] } as never,
-    });
-    const forged = jwt.sign(
-      { sub: 's', tenantId: 'acme', roles: ['USER'] },
+    const crit = signTestToken(
+      { sub: 's', tenantId: 'acme', roles: ['USER'], iat: IAT },
+      { header: { alg: 'HS256', crit: ['x-ext'] } as never },
+    );
+    const forged = signTestToken(
+      { sub: 's', tenantId: 'acme', roles: ['USER'], iat: IAT },
+      {},
       'another-secret-of-at-least-thirty-two-b',
-      { algorithm: 'HS256', issuer: 'care-platform', audience: 'care-platform' },
     );
     for (const auth of [
       `Bearer ${crit}`,

@@ -3,10 +3,9 @@ import type { Express } from 'express';
 import type { Database } from '@care/db';
 import { createLogger } from '@care/service-kit';
 import { ReflectScheduler } from '../src/reflect/reflect-scheduler';
-import { ReflectService } from '../src/reflect/reflect.service';
 import { aDocument, aMemory } from './builders/memory.builder';
 import { HashingEmbeddingProvider } from '../src/embeddings/hashing.provider';
-import { buildApp, openTestDatabase, TestClock } from './support/test-app';
+import { buildApp, openTestDatabase, testClock } from './support/test-app';
 
 let database: Database;
 beforeAll(async () => {
@@ -29,7 +28,7 @@ async function remember(app: Express, t: string, body: object): Promise<void> {
 
 describe('reflect', () => {
   it('merges near-duplicates into the oldest, which keeps a link to each and gains strength', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock, env });
     const t = 'merge';
     await remember(
@@ -105,7 +104,7 @@ describe('reflect', () => {
   });
 
   it('decays weak memories nobody recalled for a month, at most once a day, and reports it', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock, env });
     const t = 'decay';
     await remember(app, t, aMemory().withId('idle').withText('old note about the garden').build());
@@ -146,7 +145,7 @@ describe('reflect', () => {
   });
 
   it('purges expired scratchpad entries and reports them', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock, env });
     const t = 'purge';
     const note = await request(app)
@@ -160,13 +159,13 @@ describe('reflect', () => {
   });
 
   it('runs periodically over every partition that is due, and not again within half the interval', async () => {
-    const clock = new TestClock();
-    const { app, ctx } = buildApp(database, { clock, env });
+    const clock = testClock();
+    const { app, deps } = buildApp(database, { clock, env });
     await remember(app, 'periodic-1', aMemory().build());
     await remember(app, 'periodic-2', aMemory().build());
     const scheduler = new ReflectScheduler({
       database,
-      reflect: new ReflectService(ctx),
+      reflect: deps.reflect,
       clock: clock.now,
       logger: createLogger({ name: 't', level: 'silent' }),
       intervalSeconds: 3600,
@@ -183,7 +182,7 @@ describe('reflect', () => {
 
 describe('introspect', () => {
   it('counts related memories and documents by tier and type, with freshness, strength, unresolved items and confidence', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock });
     const t = 'introspect';
     const vec = (s: string) => new HashingEmbeddingProvider(64).vector(s);

@@ -3,13 +3,14 @@ import request from 'supertest';
 import { sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import type { Database } from '@care/db';
-import type { MemoryContext } from '../src/memories/memory-context';
-import { TIERS } from '../src/recall/fusion';
+import type { AppDeps } from '../src/app';
+import { TIERS } from '../src/memories/memory.model';
 import { LexicalIndex } from '../src/recall/lexical-index';
 import { queryLexemes, TermStats } from '../src/recall/lexical';
 import { findCandidates } from '../src/recall/recall.repository';
 import { aMemory } from './builders/memory.builder';
-import { buildApp, openTestDatabase, type TestClock } from './support/test-app';
+import type { TestClock } from '@care/service-kit/testing';
+import { buildApp, openTestDatabase } from './support/test-app';
 
 const WORDS = [
   'insulin',
@@ -37,16 +38,16 @@ const OPS = [
 
 let database: Database;
 let app: Express;
-let ctx: MemoryContext;
+let deps: AppDeps;
 let clock: TestClock;
 let seq = 0;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  ({ app, ctx, clock } = buildApp(database));
+  ({ app, deps, clock } = buildApp(database));
 });
 afterAll(async () => {
-  await ctx?.lexicalIndex?.close();
+  await deps?.lexicalIndex?.close();
   await database?.close();
 });
 
@@ -55,12 +56,12 @@ const send = (method: 'post' | 'delete', path: string, partition: string, body?:
 
 /** The full-text candidates of both implementations, and the lexical score SQL gives every candidate. */
 async function bothSearches(partition: string, query: string) {
-  const index = ctx.lexicalIndex!;
+  const index = deps.lexicalIndex!;
   await index.ready();
   return database.withTenant(partition, async (tx) => {
     const lexemes = await queryLexemes(tx, query);
-    const sqlTerms = await new TermStats().weigh(tx, partition, lexemes);
-    const memTerms = await index.weigh(tx, partition, lexemes);
+    const sqlTerms = await new TermStats().weigh(tx, lexemes);
+    const memTerms = await index.weigh(tx, lexemes);
     const common = {
       tenantId: partition,
       dim: 64,

@@ -7,7 +7,7 @@ import { createLogger } from '@care/service-kit';
 import { createApp } from '../src/app';
 import { VectorIndexes } from '../src/db/vector-index';
 import { HashingEmbeddingProvider } from '../src/embeddings/hashing.provider';
-import { buildApp, openTestDatabase, testConfig, TestClock } from './support/test-app';
+import { buildApp, openTestDatabase, testConfig, testClock } from './support/test-app';
 
 let database: Database;
 let app: Express;
@@ -28,7 +28,7 @@ beforeAll(async () => {
     logger: createLogger({ name: 'memory-test', level: 'silent' }),
     database,
     embeddings,
-    clock: new TestClock().now,
+    clock: testClock().now,
     indexes: new VectorIndexes(database.db),
     fusion: { contextWeight: 0.5 },
     lexicalIndex: null,

@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Database } from '@care/db';
 import { createLogger } from '@care/service-kit';
 import { ReminderScheduler } from '../src/reminders/reminder-scheduler';
-import { buildApp, openTestDatabase, TestClock } from './support/test-app';
+import { buildApp, openTestDatabase, testClock } from './support/test-app';
 
 let database: Database;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ const logger = createLogger({ name: 'test', level: 'silent' });
 
 describe('reminders', () => {
   it('stores a pending reminder, fires it once when due, and it becomes a linked episodic memory', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock });
     const t = { 'X-Tenant-Id': 'rem-basic' };
     const created = await request(app)
@@ -68,7 +68,7 @@ describe('reminders', () => {
   });
 
   it('fires each reminder exactly once when two replicas tick concurrently', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock });
     const tenants = ['rem-a', 'rem-b'];
     const ids: string[] = [];
@@ -111,7 +111,7 @@ describe('reminders', () => {
 
 describe('scratchpad', () => {
   it('writes working-tier entries that expire after their TTL and then leave recall and the list', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const { app } = buildApp(database, { clock });
     const t = { 'X-Tenant-Id': 'scratch' };
     const short = await request(app)

@@ -4,10 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import request from 'supertest';
 import type { Database } from '@care/db';
-import { createServerTestDatabase, serverTestUri, type ServerTestDatabase } from '@care/db/testing';
+import { serverTestUri } from '@care/db/testing';
 import { createLogger } from '@care/service-kit';
+import { serverEngine } from '@care/service-kit/testing';
 import { ReminderScheduler } from '../src/reminders/reminder-scheduler';
-import { buildApp, openTestDatabase, TestClock } from './support/test-app';
+import { buildApp, openTestDatabase, testClock } from './support/test-app';
 
 /** Asks the server (synchronously, so jest can decide before collecting) whether pgvector can be installed. */
 function serverHasPgvector(uri: string): boolean {
@@ -28,10 +29,10 @@ if (baseUri && !usable)
   );
 
 (usable ? describe : describe.skip)('two replicas on a PostgreSQL server', () => {
-  let server: ServerTestDatabase;
+  let server: Awaited<ReturnType<ReturnType<typeof serverEngine>['createDatabase']>>;
   let replicas: Database[] = [];
   beforeAll(async () => {
-    server = await createServerTestDatabase(baseUri!);
+    server = await serverEngine(baseUri!).createDatabase();
     replicas = [await openTestDatabase(server.uri), await openTestDatabase(server.uri)];
   });
   afterAll(async () => {
@@ -40,7 +41,7 @@ if (baseUri && !usable)
   });
 
   it('fires each reminder exactly once while both replicas tick at the same time', async () => {
-    const clock = new TestClock();
+    const clock = testClock();
     const [a, b] = replicas.map((db) => buildApp(db, { clock }).app);
     for (let i = 0; i < 40; i++) {
       await request(i % 2 ? a : b)

@@ -6,7 +6,7 @@ import { createLogger } from '@care/service-kit';
 import { ReminderScheduler } from '../src/reminders/reminder-scheduler';
 import { aDocument, aMemory } from './builders/memory.builder';
 import { HashingEmbeddingProvider } from '../src/embeddings/hashing.provider';
-import { buildApp, openFileDatabase, TestClock } from './support/test-app';
+import { buildApp, openFileDatabase, testClock } from './support/test-app';
 
 let dir: string;
 beforeAll(() => {
@@ -19,7 +19,7 @@ afterAll(() => {
 describe('restart on the file-backed embedded database', () => {
   it('keeps memories, documents, reminders and scratchpad entries across a process restart, and fires the reminder afterwards', async () => {
     const dataDir = path.join(dir, 'pgdata');
-    const clock = new TestClock();
+    const clock = testClock();
     const t = { 'X-Tenant-Id': 'restart' };
 
     const first = await openFileDatabase(dataDir);

@@ -2,7 +2,7 @@ import { SENTENCE_DIMENSION, sharedSentenceEncoder, type SentenceEncoder } from 
 import { EmbeddingUnavailableError, type EmbeddingProvider } from './embedding-provider';
 
 /** Size of the Universal Sentence Encoder lite vectors. */
-export const BUILTIN_DIMENSION = SENTENCE_DIMENSION;
+const BUILTIN_DIMENSION = SENTENCE_DIMENSION;
 
 /**
  * Offline embeddings from the process's shared sentence encoder (`@care/sentence-encoder`: Universal Sentence

@@ -5,7 +5,7 @@ import { HashingEmbeddingProvider } from './hashing.provider';
 import { OllamaEmbeddingProvider } from './ollama.provider';
 import { OpenAiEmbeddingProvider } from './openai.provider';
 
-/** Builds the provider `EMBEDDING_PROVIDER` names (DESIGN section 6). */
+/** Builds the provider `EMBEDDING_PROVIDER` names (ADR 0303). */
 export function createEmbeddingProvider(config: Config): EmbeddingProvider {
   switch (config.EMBEDDING_PROVIDER) {
     case 'ollama':

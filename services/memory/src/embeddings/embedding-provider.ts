@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '@care/service-kit';
+import { fetchJson, FetchJsonError, ServiceUnavailableError } from '@care/service-kit';
 
 /** What the service needs from an embedding model: a named vector space and a way to map texts into it. */
 export interface EmbeddingProvider {
@@ -19,6 +19,31 @@ export class EmbeddingUnavailableError extends ServiceUnavailableError {
   constructor(detail: string, cause?: unknown) {
     super(`The embedding provider is unavailable: ${detail}`, 'EMBEDDING_UNAVAILABLE');
     if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause });
+  }
+}
+
+/**
+ * POSTs JSON to a hosted embedding provider and returns the parsed answer. Every failure (refused connection,
+ * timeout, non-2xx status, non-JSON body) becomes an {@link EmbeddingUnavailableError}, so callers answer 503;
+ * the detail names the status but never echoes the provider's body or our key.
+ */
+export async function postToProvider(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<unknown> {
+  try {
+    return (await fetchJson(url, { method: 'POST', body, headers, timeoutMs })).body;
+  } catch (err) {
+    if (!(err instanceof FetchJsonError)) throw err;
+    const detail = {
+      timeout: err.message,
+      connect: 'the provider cannot be reached',
+      status: `the provider answered HTTP ${err.status}`,
+      'invalid-json': 'the provider answered with a body that is not JSON',
+    }[err.kind];
+    throw new EmbeddingUnavailableError(detail, err);
   }
 }
 

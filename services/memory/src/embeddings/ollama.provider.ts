@@ -2,9 +2,10 @@ import {
   checkVectors,
   EmbeddingUnavailableError,
   normalize,
+  postToProvider,
   type EmbeddingProvider,
 } from './embedding-provider';
-import { joinUrl, postJson } from './http-json';
+import { joinUrl } from '@care/service-kit';
 
 /** Settings of {@link OllamaEmbeddingProvider}. */
 export interface OllamaOptions {
@@ -35,7 +36,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
 
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    const answer = await postJson(
+    const answer = await postToProvider(
       joinUrl(this.options.baseUrl, '/api/embed'),
       { model: this.options.model, input: texts },
       {},

@@ -2,9 +2,10 @@ import {
   checkVectors,
   EmbeddingUnavailableError,
   normalize,
+  postToProvider,
   type EmbeddingProvider,
 } from './embedding-provider';
-import { joinUrl, postJson } from './http-json';
+import { joinUrl } from '@care/service-kit';
 
 /** Settings of {@link OpenAiEmbeddingProvider}. */
 export interface OpenAiOptions {
@@ -46,7 +47,7 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
       encoding_format: 'float',
     };
     if (this.options.dimensions) body.dimensions = this.options.dimensions;
-    const answer = await postJson(
+    const answer = await postToProvider(
       joinUrl(this.options.baseUrl, '/embeddings'),
       body,
       { authorization: `Bearer ${this.options.apiKey}` },

@@ -1,11 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
-import {
-  readBearerToken,
-  UnauthorizedError,
-  type AccessTokenVerifier,
-  type Principal,
-} from '@care/service-kit';
+import type { RequestHandler } from 'express';
+import { readBearerToken, setCaller, UnauthorizedError, type AccessTokenVerifier } from '@care/service-kit';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -21,7 +16,7 @@ export interface CallerAuthOptions {
 
 /**
  * Who may call (ADR 0007). A platform bearer token, when a verifier is configured, is verified like the other
- * services do and its caller kept in `res.locals.principal` (its tenant becomes the partition); a bad token is
+ * services do and its caller recorded with `setCaller` (its tenant becomes the partition); a bad token is
  * always 401. Otherwise `X-API-Key` is checked when a key is set (constant-time digest comparison). With neither
  * configured (dev only: prod refuses to start) every request passes. CORS preflights never reach this.
  */
@@ -29,7 +24,7 @@ export function callerAuth(opts: CallerAuthOptions): RequestHandler {
   const expected = opts.apiKey ? digest(opts.apiKey) : undefined;
   const exempt = new Set(opts.exemptPaths);
   const keyChallenge = 'ApiKey header="X-API-Key"';
-  return (req, res, next) => {
+  return (req, _res, next) => {
     if ((req.method === 'GET' || req.method === 'HEAD') && exempt.has(req.path)) return next();
     if (opts.verifier && req.headers.authorization !== undefined) {
       let token: string | undefined;
@@ -40,7 +35,7 @@ export function callerAuth(opts: CallerAuthOptions): RequestHandler {
       }
       if (token !== undefined) {
         opts.verifier.verify(token).then((principal) => {
-          res.locals.principal = principal;
+          setCaller(req, principal);
           next();
         }, next);
         return;
@@ -60,9 +55,4 @@ export function callerAuth(opts: CallerAuthOptions): RequestHandler {
     if (opts.verifier) return next(new UnauthorizedError('A bearer token is required'));
     next();
   };
-}
-
-/** The verified token caller of the request, if it came with one. */
-export function principalOf(res: Response): Principal | undefined {
-  return res.locals.principal as Principal | undefined;
 }

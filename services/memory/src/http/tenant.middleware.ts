@@ -1,26 +1,28 @@
-import type { RequestHandler, Response } from 'express';
-import { ForbiddenError, ValidationError } from '@care/service-kit';
-import { principalOf } from './caller-auth.middleware';
+import type { RequestHandler } from 'express';
+import { ForbiddenError, optionalCallerOf, setTenant, ValidationError } from '@care/service-kit';
 
 /** Partition used when a request names none. */
-export const DEFAULT_PARTITION = 'default';
+const DEFAULT_PARTITION = 'default';
 const PARTITION = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 
 /**
- * Reads the partition into `res.locals.tenantId`: a bearer token's tenant when the caller sent one (an
- * `X-Tenant-Id` that disagrees is 403, ADR 0007), else `X-Tenant-Id` (default `default`); 400 when malformed.
+ * Records the partition of the request (`setTenant`; routes read it with `tenantOf(req)`): a bearer token's
+ * tenant when the caller sent one (an `X-Tenant-Id` that disagrees is 403, ADR 0007), else `X-Tenant-Id`
+ * (default `default`); 400 when malformed.
  */
-export const tenantMiddleware: RequestHandler = (req, res, next) => {
+export const tenantMiddleware: RequestHandler = (req, _res, next) => {
   const header = req.headers['x-tenant-id'];
-  const principal = principalOf(res);
+  const principal = optionalCallerOf(req);
   if (principal) {
     if (header !== undefined && (typeof header !== 'string' || header.trim() !== principal.tenantId)) {
-      return next(new ForbiddenError('X-Tenant-Id does not match the tenant of the bearer token', 'TENANT_MISMATCH'));
+      return next(
+        new ForbiddenError('X-Tenant-Id does not match the tenant of the bearer token', 'TENANT_MISMATCH'),
+      );
     }
   }
   const value = principal ? principal.tenantId : typeof header === 'string' ? header.trim() : '';
   if (value === '') {
-    res.locals.tenantId = DEFAULT_PARTITION;
+    setTenant(req, DEFAULT_PARTITION);
     return next();
   }
   if (!PARTITION.test(value)) {
@@ -37,11 +39,6 @@ export const tenantMiddleware: RequestHandler = (req, res, next) => {
       ),
     );
   }
-  res.locals.tenantId = value;
+  setTenant(req, value);
   next();
 };
-
-/** The partition of the request (set by {@link tenantMiddleware}). */
-export function tenantOf(res: Response): string {
-  return res.locals.tenantId as string;
-}

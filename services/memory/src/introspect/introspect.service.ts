@@ -1,34 +1,44 @@
-import type { MemoryContext } from '../memories/memory-context';
+import type { IntrospectResponse } from '@care/contracts';
+import type { Database } from '@care/db';
+import type { Config } from '../config';
+import type { EmbeddingProvider } from '../embeddings/embedding-provider';
+import { TIERS } from '../memories/memory.model';
 import { readableSpace } from '../partitions/partition-space';
-import { TIERS } from '../recall/fusion';
-import { queryLexemes } from '../recall/lexical';
+import { queryLexemes, type TermStats } from '../recall/lexical';
 import { findCandidates } from '../recall/recall.repository';
 import { tiersFor } from '../recall/recall.service';
 import { confidenceOf } from './confidence';
 
 /** How many memories each search may contribute to an introspection (bounds its cost). */
-export const INTROSPECT_POOL = 200;
+const INTROSPECT_POOL = 200;
 /** Cosine similarity from which a memory counts as related to the topic (full-text matches always count). */
-export const RELATED_SIMILARITY = 0.5;
+const RELATED_SIMILARITY = 0.5;
 
 const DAY_MS = 86_400_000;
 
 /** Introspect: how well the partition knows a topic. */
 export class IntrospectService {
-  constructor(private readonly ctx: MemoryContext) {}
+  constructor(
+    private readonly deps: {
+      database: Database;
+      embeddings: EmbeddingProvider;
+      clock: () => Date;
+      config: Pick<Config, 'OPERATING_MODE'>;
+      termStats: TermStats;
+    },
+  ) {}
 
   /** Counts by tier and type, freshness, strength, unresolved items and a confidence label for the topic. */
-  async introspect(tenantId: string, topic: string): Promise<Record<string, unknown>> {
-    const dimension = await this.ctx.embeddings.dimension();
-    const [queryVector] = await this.ctx.embeddings.embed([topic]);
-    const now = this.ctx.clock();
-    const tiers = tiersFor(this.ctx.config.OPERATING_MODE);
-    const candidates = await this.ctx.database.withTenant(tenantId, async (tx) => {
-      const partition = await readableSpace(tx, tenantId, this.ctx.embeddings, dimension);
+  async introspect(tenantId: string, topic: string): Promise<IntrospectResponse> {
+    const dimension = await this.deps.embeddings.dimension();
+    const [queryVector] = await this.deps.embeddings.embed([topic]);
+    const now = this.deps.clock();
+    const tiers = tiersFor(this.deps.config.OPERATING_MODE);
+    const candidates = await this.deps.database.withTenant(tenantId, async (tx) => {
+      const partition = await readableSpace(tx, this.deps.embeddings, dimension);
       if (!partition) return [];
-      const terms = await this.ctx.termStats.weigh(tx, tenantId, await queryLexemes(tx, topic));
+      const terms = await this.deps.termStats.weigh(tx, await queryLexemes(tx, topic));
       return findCandidates(tx, {
-        tenantId,
         dim: partition.dimension,
         queryVector,
         terms,

@@ -21,7 +21,7 @@ import {
   WhyNotResponse,
 } from '@care/contracts';
 import type { TObject } from '@care/contracts';
-import { AppError, type Logger } from '@care/service-kit';
+import { AppError, tenantOf, type Logger } from '@care/service-kit';
 import {
   createMcpServer,
   defineTool,
@@ -38,11 +38,15 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandler } from 'express';
-import { tenantOf } from '../http/tenant.middleware';
-import { IdParams, NoBody, type MemoryRouteServices } from '../memories/memory.routes';
+import type { AppDeps } from '../app';
+import { NoBody } from '../http/no-body';
+import { IdParams } from '../memories/memories.schemas';
 
-/** Path of the MCP endpoint. */
-export const MCP_PATH = '/mcp';
+/** The services behind the tools: the same instances the REST routes use. */
+export type MemoryToolServices = Pick<
+  AppDeps,
+  'memories' | 'recall' | 'whyNot' | 'introspect' | 'reminders' | 'reflect' | 'partitionStatus'
+>;
 
 /** Who a memory tool call acts for: the partition the REST tenant rules chose. */
 export interface MemoryCaller {
@@ -51,10 +55,11 @@ export interface MemoryCaller {
 
 type Tool = McpTool<MemoryCaller>;
 
-const withId = <B extends TObject>(body: B) => Type.Composite([IdParams, body], { additionalProperties: false });
+const withId = <B extends TObject>(body: B) =>
+  Type.Composite([IdParams, body], { additionalProperties: false });
 
 /** URI of a memory as an MCP resource. */
-export const memoryUri = (id: string) => `memory://${encodeURIComponent(id)}`;
+const memoryUri = (id: string) => `memory://${encodeURIComponent(id)}`;
 const MEMORY_URI = /^memory:\/\/([A-Za-z0-9_.:%-]+)$/;
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -62,16 +67,16 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
 const SET = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /**
- * The memory tools, one per operation of the spec's table (scratchpad and reminder split into their read and
- * write halves). None in RAG mode, where the operations are disabled (DESIGN section 6).
+ * The memory tools, one per memory operation of the REST API (scratchpad and reminder split into their read and
+ * write halves). None in RAG mode, where the operations are disabled (ADR 0301).
  */
-export function memoryTools(s: MemoryRouteServices, mode: string): Tool[] {
+export function memoryTools(s: MemoryToolServices, mode: string): Tool[] {
   if (mode === 'RAG') return [];
   return [
     defineTool({
       name: 'remember',
       title: 'Remember',
-      description: 'Store a memory (episodic, semantic, procedural or working) in the caller\'s partition.',
+      description: "Store a memory (episodic, semantic, procedural or working) in the caller's partition.",
       input: RememberRequest,
       output: MemoryView,
       hints: WRITE,
@@ -87,7 +92,7 @@ export function memoryTools(s: MemoryRouteServices, mode: string): Tool[] {
       // Not read-only: every returned memory gets an access recorded (count, last access), which feeds recency.
       hints: WRITE,
       run: async (args, c: MemoryCaller) => {
-        const result = (await s.recall.recall(c.partition, args)) as { results: { id: string; text: string }[] };
+        const result = await s.recall.recall(c.partition, args);
         return {
           result,
           content: result.results.map((r) => ({
@@ -113,7 +118,7 @@ export function memoryTools(s: MemoryRouteServices, mode: string): Tool[] {
     defineTool({
       name: 'reinforce',
       title: 'Reinforce',
-      description: 'Apply a POSITIVE or NEGATIVE outcome to a memory\'s strength.',
+      description: "Apply a POSITIVE or NEGATIVE outcome to a memory's strength.",
       input: withId(ReinforceRequest),
       output: MemoryView,
       hints: WRITE,
@@ -144,11 +149,14 @@ export function memoryTools(s: MemoryRouteServices, mode: string): Tool[] {
     defineTool({
       name: 'introspect',
       title: 'Introspect',
-      description: 'What the partition knows about a topic: counts, freshness, strength, unresolved items, confidence.',
+      description:
+        'What the partition knows about a topic: counts, freshness, strength, unresolved items, confidence.',
       input: IntrospectRequest,
       output: IntrospectResponse,
       hints: READ,
-      run: async (args, c: MemoryCaller) => ({ result: await s.introspect.introspect(c.partition, args.topic) }),
+      run: async (args, c: MemoryCaller) => ({
+        result: await s.introspect.introspect(c.partition, args.topic),
+      }),
     }),
     defineTool({
       name: 'why_not',
@@ -214,13 +222,18 @@ export function memoryTools(s: MemoryRouteServices, mode: string): Tool[] {
       input: NoBody,
       output: PartitionStatus,
       hints: READ,
-      run: async (_args, c: MemoryCaller) => ({ result: await s.status.status(c.partition) }),
+      run: async (_args, c: MemoryCaller) => ({ result: await s.partitionStatus.status(c.partition) }),
     }),
   ];
 }
 
 /** `memory://{id}` resources: a template, and reads through the same service as GET /api/v1/memory/{id}. */
-function addMemoryResources(server: Server, s: MemoryRouteServices, caller: MemoryCaller, logger: Logger): void {
+function addMemoryResources(
+  server: Server,
+  s: MemoryToolServices,
+  caller: MemoryCaller,
+  logger: Logger,
+): void {
   // Listing every memory of a partition is not offered; recall results link the resources they return.
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
@@ -228,8 +241,9 @@ function addMemoryResources(server: Server, s: MemoryRouteServices, caller: Memo
       {
         uriTemplate: 'memory://{id}',
         name: 'memory',
-        title: 'A memory of the caller\'s partition',
-        description: 'One memory or document in any state, with its provenance links (as GET /api/v1/memory/{id}).',
+        title: "A memory of the caller's partition",
+        description:
+          'One memory or document in any state, with its provenance links (as GET /api/v1/memory/{id}).',
         mimeType: 'application/json',
       },
     ],
@@ -254,10 +268,15 @@ function addMemoryResources(server: Server, s: MemoryRouteServices, caller: Memo
 }
 
 /** POST /mcp: one stateless MCP server per request, acting for the partition of the request. */
-export function memoryMcpEndpoint(s: MemoryRouteServices, mode: string, version: string, logger: Logger): RequestHandler {
+export function memoryMcpEndpoint(
+  s: MemoryToolServices,
+  mode: string,
+  version: string,
+  logger: Logger,
+): RequestHandler {
   const tools = memoryTools(s, mode);
-  return mcpEndpoint((_req, res) => {
-    const caller: MemoryCaller = { partition: tenantOf(res) };
+  return mcpEndpoint((req) => {
+    const caller: MemoryCaller = { partition: tenantOf(req) };
     return createMcpServer({
       name: 'care-memory',
       version,
@@ -268,7 +287,10 @@ export function memoryMcpEndpoint(s: MemoryRouteServices, mode: string, version:
       logger,
       ...(mode === 'RAG'
         ? {}
-        : { capabilities: { resources: {} }, extend: (server: Server) => addMemoryResources(server, s, caller, logger) }),
+        : {
+            capabilities: { resources: {} },
+            extend: (server: Server) => addMemoryResources(server, s, caller, logger),
+          }),
     });
   });
 }

@@ -1,11 +1,11 @@
-import { and, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { TenantTx, Tx } from '@care/db';
 import { memories, memoryAccess, memoryLinks } from '../db/schema';
-import type { Tier } from '../recall/fusion';
-import type { LinkView, MemoryRow } from './memory.model';
+import type { LinkView, MemoryRow, Tier } from './memory.model';
+import { keptCondition, unexpiredCondition } from './memory.sql';
 
 /** The columns of {@link MemoryRow}: everything but the vector and the tsvector, plus access statistics. */
-export const memoryColumns = {
+const memoryColumns = {
   tenantId: memories.tenantId,
   id: memories.id,
   tier: sql<Tier>`${memories.tier}`,
@@ -31,20 +31,15 @@ export const memoryColumns = {
   lastAccessedAt: memoryAccess.lastAccessedAt,
 };
 
-/** What a new memory is made of. */
-export interface NewMemory {
-  tenantId: string;
-  id: string;
-  tier: Tier;
-  type: string;
-  source: string;
-  text: string;
-  tags: string[];
+/** What a new memory is made of: its content, its vector, and optionally a strength and an expiry. */
+export type NewMemory = Pick<
+  MemoryRow,
+  'tenantId' | 'id' | 'tier' | 'type' | 'source' | 'text' | 'tags' | 'createdAt'
+> & {
   embedding: number[];
   strength?: number;
-  createdAt: Date;
   expiresAt?: Date | null;
-}
+};
 
 function selectMemories(tx: Tx, where: SQL | undefined) {
   return tx
@@ -58,15 +53,15 @@ function selectMemories(tx: Tx, where: SQL | undefined) {
 }
 
 /** One memory of the tenant, whatever its state. */
-export async function findMemory(tx: Tx, tenantId: string, id: string): Promise<MemoryRow | undefined> {
-  const rows = await selectMemories(tx, and(eq(memories.tenantId, tenantId), eq(memories.id, id)));
+export async function findMemory(tx: TenantTx, id: string): Promise<MemoryRow | undefined> {
+  const rows = await selectMemories(tx, and(eq(memories.tenantId, tx.tenantId), eq(memories.id, id)));
   return rows[0];
 }
 
 /** Several memories by id (any state). */
-export async function findMemories(tx: Tx, tenantId: string, ids: string[]): Promise<MemoryRow[]> {
+export async function findMemories(tx: TenantTx, ids: string[]): Promise<MemoryRow[]> {
   if (ids.length === 0) return [];
-  return selectMemories(tx, and(eq(memories.tenantId, tenantId), inArray(memories.id, ids)));
+  return selectMemories(tx, and(eq(memories.tenantId, tx.tenantId), inArray(memories.id, ids)));
 }
 
 // A new memory has no access row: its statistics are known without the join.
@@ -100,35 +95,6 @@ export async function insertMemories(tx: Tx, list: readonly NewMemory[]): Promis
     .returning(insertedColumns);
 }
 
-/**
- * Inserts a document or replaces the text, tags and vector of a live document with the same id. Returns
- * `created`, `updated`, or `blocked` when the id belongs to a non-document or a forgotten memory.
- */
-export async function upsertDocument(tx: Tx, m: NewMemory): Promise<'created' | 'updated' | 'blocked'> {
-  const rows = await tx
-    .insert(memories)
-    .values({ ...m, dim: m.embedding.length, strength: m.strength ?? 0.5, updatedAt: m.createdAt })
-    .onConflictDoUpdate({
-      target: [memories.tenantId, memories.id],
-      set: {
-        text: m.text,
-        tags: m.tags,
-        embedding: m.embedding,
-        dim: m.embedding.length,
-        updatedAt: m.createdAt,
-      },
-      setWhere: and(
-        eq(memories.tier, 'documents'),
-        isNull(memories.forgottenAt),
-        isNull(memories.mergedInto),
-      ),
-    })
-    // xmax is 0 on a freshly inserted row version and set on one the conflict branch updated.
-    .returning({ inserted: sql<boolean>`(xmax = 0)` });
-  if (rows.length === 0) return 'blocked';
-  return rows[0].inserted ? 'created' : 'updated';
-}
-
 /** Column changes a maintenance operation may make. */
 export type MemoryPatch = Partial<{
   strength: number;
@@ -146,23 +112,23 @@ export type MemoryPatch = Partial<{
 }>;
 
 /** Applies a patch to one memory. */
-export async function updateMemory(tx: Tx, tenantId: string, id: string, patch: MemoryPatch): Promise<void> {
+export async function updateMemory(tx: TenantTx, id: string, patch: MemoryPatch): Promise<void> {
   await tx
     .update(memories)
     .set(patch)
-    .where(and(eq(memories.tenantId, tenantId), eq(memories.id, id)));
+    .where(and(eq(memories.tenantId, tx.tenantId), eq(memories.id, id)));
 }
 
 /** Live working-tier memories (the scratchpad), newest first. */
-export async function listScratchpad(tx: Tx, tenantId: string, now: Date): Promise<MemoryRow[]> {
+export async function listScratchpad(tx: TenantTx, now: Date): Promise<MemoryRow[]> {
+  const { tenantId } = tx;
   return selectMemories(
     tx,
     and(
       eq(memories.tenantId, tenantId),
       eq(memories.tier, 'working'),
-      isNull(memories.forgottenAt),
-      isNull(memories.mergedInto),
-      or(isNull(memories.expiresAt), gt(memories.expiresAt, now)),
+      // Suppressed entries stay listed: the scratchpad shows what is kept and not expired.
+      sql`${keptCondition('memories')} and ${unexpiredCondition(now, 'memories')}`,
     ),
   ).orderBy(sql`${memories.createdAt} desc`);
 }
@@ -174,7 +140,7 @@ export interface NewLink {
   toId: string;
 }
 
-/** Records provenance links (duplicates are ignored). */
+/** Records provenance links (duplicates are ignored); also on the system path (fired reminders), hence the tenant. */
 export async function insertLinks(tx: Tx, tenantId: string, links: NewLink[], now: Date): Promise<void> {
   if (links.length === 0) return;
   await tx
@@ -184,7 +150,8 @@ export async function insertLinks(tx: Tx, tenantId: string, links: NewLink[], no
 }
 
 /** Links from and to a memory. */
-export async function listLinks(tx: Tx, tenantId: string, id: string): Promise<LinkView[]> {
+export async function listLinks(tx: TenantTx, id: string): Promise<LinkView[]> {
+  const { tenantId } = tx;
   const rows = await tx
     .select()
     .from(memoryLinks)
@@ -198,7 +165,8 @@ export async function listLinks(tx: Tx, tenantId: string, id: string): Promise<L
 }
 
 /** Adds one access to each memory (recall hits). */
-export async function recordAccess(tx: Tx, tenantId: string, ids: string[], now: Date): Promise<void> {
+export async function recordAccess(tx: TenantTx, ids: string[], now: Date): Promise<void> {
+  const { tenantId } = tx;
   if (ids.length === 0) return;
   await tx
     .insert(memoryAccess)

@@ -1,4 +1,5 @@
-import type { MemoryContext } from './memory-context';
+import type { Database } from '@care/db';
+import type { EmbeddingProvider } from '../embeddings/embedding-provider';
 import type { MemoryRow } from './memory.model';
 import { insertMemories, type NewMemory } from './memories.repository';
 import { writableSpace } from '../partitions/partition-space';
@@ -21,7 +22,7 @@ interface Waiting {
 export class MemoryInserts {
   private readonly waiting = new Map<string, Waiting[]>();
 
-  constructor(private readonly ctx: MemoryContext) {}
+  constructor(private readonly deps: { database: Database; embeddings: EmbeddingProvider }) {}
 
   /** Inserts `memory` into its partition (created in `dimension` on first write); undefined when the id is taken. */
   insert(memory: NewMemory, dimension: number, now: Date): Promise<MemoryRow | undefined> {
@@ -56,8 +57,8 @@ export class MemoryInserts {
   }
 
   private write(tenantId: string, dimension: number, batch: Waiting[]): Promise<MemoryRow[]> {
-    return this.ctx.database.withTenant(tenantId, async (tx) => {
-      await writableSpace(tx, tenantId, this.ctx.embeddings, dimension, batch[0]!.now);
+    return this.deps.database.withTenant(tenantId, async (tx) => {
+      await writableSpace(tx, this.deps.embeddings, dimension, batch[0]!.now);
       return insertMemories(
         tx,
         batch.map((w) => w.memory),

@@ -1,4 +1,4 @@
-import { AppError, NotFoundError, ValidationError } from '@care/service-kit';
+import { AppError, NotFoundError } from '@care/service-kit';
 import type { MemoryState } from './memory.model';
 
 /** 404: no memory with this id in the partition. */
@@ -28,16 +28,5 @@ export class MemoryStateError extends AppError {
 export class MemoryExistsError extends AppError {
   constructor(id: string, what = 'a memory') {
     super('MEMORY_EXISTS', `The id "${id}" is already used by ${what} in this partition`, 409);
-  }
-}
-
-/** 400: a document vector whose size is not the partition's. */
-export class VectorDimensionError extends ValidationError {
-  constructor(got: number, expected: number) {
-    super(
-      `The vector has ${got} dimensions; this partition's embedding space has ${expected}`,
-      [{ pointer: '/vector', detail: `must have exactly ${expected} numbers` }],
-      'VECTOR_DIMENSION_MISMATCH',
-    );
   }
 }

@@ -1,5 +1,10 @@
 // The memory record as the service sees it, its state and its public view. No I/O here.
-import type { Tier } from '../recall/fusion';
+import type { MemoryView } from '@care/contracts';
+
+/** The four memory tiers. */
+export const TIERS = ['working', 'episodic', 'semantic', 'documents'] as const;
+/** A memory tier. */
+export type Tier = (typeof TIERS)[number];
 
 /** A stored memory without its vector. */
 export interface MemoryRow {
@@ -50,6 +55,13 @@ export function tierOfType(type: string): Tier {
   return 'semantic'; // SEMANTIC and PROCEDURAL are long-term knowledge
 }
 
+/** Strength after a reinforcement: approaches 1 (positive) or 0 (negative) geometrically, never leaves [0, 1]. */
+export function reinforcedStrength(strength: number, outcome: 'POSITIVE' | 'NEGATIVE', weight = 1): number {
+  const step = 1 - Math.exp(-0.25 * weight);
+  const s = Math.min(1, Math.max(0, strength));
+  return outcome === 'POSITIVE' ? s + (1 - s) * step : s * (1 - step);
+}
+
 /** A provenance link of a memory, seen from that memory. */
 export interface LinkView {
   relation: string;
@@ -61,7 +73,7 @@ export interface LinkView {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The JSON view of a memory (GET /api/v1/memory/{id} and the answers of the write operations). */
-export function memoryView(m: MemoryRow, now: Date, links?: LinkView[]): Record<string, unknown> {
+export function memoryView(m: MemoryRow, now: Date, links?: LinkView[]): MemoryView {
   return {
     id: m.id,
     text: m.text,
@@ -76,8 +88,8 @@ export function memoryView(m: MemoryRow, now: Date, links?: LinkView[]): Record<
     strength: m.strength,
     reinforcement: { positive: m.positiveCount, negative: m.negativeCount },
     access: { count: m.accessCount, lastAccessedAt: iso(m.lastAccessedAt) },
-    createdAt: iso(m.createdAt),
-    updatedAt: iso(m.updatedAt),
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
     suppressedAt: iso(m.suppressedAt),
     resolvedAt: iso(m.resolvedAt),
     forgottenAt: iso(m.forgottenAt),

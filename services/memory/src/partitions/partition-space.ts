@@ -1,4 +1,4 @@
-import type { Tx } from '@care/db';
+import type { TenantTx } from '@care/db';
 import type { EmbeddingProvider } from '../embeddings/embedding-provider';
 import { createPartitionIfMissing, findPartition, type PartitionRow } from './partitions.repository';
 import { EmbeddingSpaceMismatchError } from './partition.errors';
@@ -8,28 +8,25 @@ import { EmbeddingSpaceMismatchError } from './partition.errors';
  * `dimension` must come from `provider.dimension()` (asked before the transaction: it may call the provider).
  */
 export async function writableSpace(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   provider: EmbeddingProvider,
   dimension: number,
   now: Date,
 ): Promise<PartitionRow> {
   // Read first: the partition exists on every write but the first, and a read is cheaper than an upsert.
   const partition =
-    (await findPartition(tx, tenantId)) ??
-    (await createPartitionIfMissing(tx, tenantId, provider.model, dimension, now));
+    (await findPartition(tx)) ?? (await createPartitionIfMissing(tx, provider.model, dimension, now));
   assertSameSpace(partition, provider, dimension);
   return partition;
 }
 
 /** The partition if it exists and matches the provider; undefined when nothing was ever written. */
 export async function readableSpace(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   provider: EmbeddingProvider,
   dimension: number,
 ): Promise<PartitionRow | undefined> {
-  return checkedSpace(await findPartition(tx, tenantId), provider, dimension);
+  return checkedSpace(await findPartition(tx), provider, dimension);
 }
 
 /** The partition's space if there is one, after checking it matches the provider (409 otherwise). */

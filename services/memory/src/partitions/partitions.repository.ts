@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
 import { partitions } from '../db/schema';
 
 /** A partition's vector space and consolidation bookkeeping. */
@@ -13,28 +13,30 @@ export interface PartitionRow {
 }
 
 /** The partition row of the current tenant, if any. */
-export async function findPartition(tx: Tx, tenantId: string): Promise<PartitionRow | undefined> {
+export async function findPartition(tx: TenantTx): Promise<PartitionRow | undefined> {
+  const { tenantId } = tx;
   const rows = await tx.select().from(partitions).where(eq(partitions.tenantId, tenantId));
   return rows[0];
 }
 
 /** Records the partition's space unless it already exists; returns the row that holds. */
 export async function createPartitionIfMissing(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   model: string,
   dimension: number,
   now: Date,
 ): Promise<PartitionRow> {
+  const { tenantId } = tx;
   await tx
     .insert(partitions)
     .values({ tenantId, embeddingModel: model, dimension, createdAt: now })
     .onConflictDoNothing();
-  return (await findPartition(tx, tenantId))!;
+  return (await findPartition(tx))!;
 }
 
 /** Stores the last consolidation report. */
-export async function saveReflectReport(tx: Tx, tenantId: string, at: Date, report: unknown): Promise<void> {
+export async function saveReflectReport(tx: TenantTx, at: Date, report: unknown): Promise<void> {
+  const { tenantId } = tx;
   await tx
     .update(partitions)
     .set({ lastReflectAt: at, lastReflectReport: report })

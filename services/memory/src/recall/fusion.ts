@@ -1,9 +1,5 @@
 // Fused scoring, as pure functions: the recall service, why-not and the benches all score with these.
-
-/** The four memory tiers. */
-export const TIERS = ['working', 'episodic', 'semantic', 'documents'] as const;
-/** A memory tier. */
-export type Tier = (typeof TIERS)[number];
+import type { Tier } from '../memories/memory.model';
 
 /** Knobs of the fusion; {@link DEFAULT_FUSION} documents the defaults (docs/memory.md explains each). */
 export interface FusionSettings {
@@ -173,15 +169,8 @@ export function rankAll<T extends CandidateEvidence>(
     .sort(byScore);
 }
 
-/** Strength after a reinforcement: approaches 1 (positive) or 0 (negative) geometrically, never leaves [0, 1]. */
-export function reinforcedStrength(strength: number, outcome: 'POSITIVE' | 'NEGATIVE', weight = 1): number {
-  const step = 1 - Math.exp(-0.25 * weight);
-  const s = Math.min(1, Math.max(0, strength));
-  return outcome === 'POSITIVE' ? s + (1 - s) * step : s * (1 - step);
-}
-
 /** Relevance of a memory without its context: the weighted sum of similarity and lexical score, in [0, 1]. */
-export function baseRelevance(c: CandidateEvidence, s: FusionSettings = DEFAULT_FUSION): number {
+function baseRelevance(c: CandidateEvidence, s: FusionSettings = DEFAULT_FUSION): number {
   return scoreCandidate({ ...c, context: undefined }, new Date(0), s).relevance;
 }
 
@@ -242,6 +231,9 @@ const FRAME =
  * comes back as it was (trimmed); one that would be left empty, too.
  */
 export function questionStatement(query: string): string {
-  const out = query.replace(FRAME, '').replace(/\?+\s*$/, '').trim();
+  const out = query
+    .replace(FRAME, '')
+    .replace(/\?+\s*$/, '')
+    .trim();
   return out.length > 0 ? out : query.trim();
 }

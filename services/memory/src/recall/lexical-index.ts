@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
-import type { Database, Tx } from '@care/db';
-import type { Tier } from './fusion';
+import type { Database, TenantTx } from '@care/db';
+import { sqlArray } from '../db/sql';
+import type { Tier } from '../memories/memory.model';
+import { recallableBeforeExpiry } from '../memories/memory.sql';
 import { DF_CAP, floodThreshold, idf, type WeightedTerm } from './lexical';
 
 /** Channel of the change notifications (drizzle/0003_memory_change_notify.sql). */
-export const CHANGE_CHANNEL = 'care_memory_changed';
+const CHANGE_CHANNEL = 'care_memory_changed';
 
 /** More pending changes than this in one partition: reload it whole instead of row by row. */
 const RELOAD_AT = 5_000;
@@ -155,7 +157,13 @@ class PartitionIndex {
   }
 
   /** Whether the memory in `slot` is in the scope of a search at `nowMs`. */
-  inScope(slot: number, dim: number, tiers: Uint8Array, nowMs: number, tagsAny?: ReadonlySet<string>): boolean {
+  inScope(
+    slot: number,
+    dim: number,
+    tiers: Uint8Array,
+    nowMs: number,
+    tagsAny?: ReadonlySet<string>,
+  ): boolean {
     if (this.live[slot] === 0 || this.dims[slot] !== dim || tiers[this.tiers[slot]] === 0) return false;
     const expires = this.expiresAt[slot];
     if (!(Number.isNaN(expires) || expires > nowMs)) return false;
@@ -276,7 +284,7 @@ export class LexicalIndex {
       );
       return r.rows.map((x) => x.tenant_id);
     });
-    for (const id of ids) await database.withTenant(id, (tx) => this.sync(tx, id));
+    for (const id of ids) await database.withTenant(id, (tx) => this.sync(tx));
     return ids.length;
   }
 
@@ -309,18 +317,19 @@ export class LexicalIndex {
   }
 
   /** Brings the partition up to date inside the caller's tenant transaction (only `ready()` indexes). */
-  private async sync(tx: Tx, tenantId: string): Promise<PartitionIndex> {
+  private async sync(tx: TenantTx): Promise<PartitionIndex> {
+    const { tenantId } = tx;
     let p = this.partitions.get(tenantId);
     if (!p) this.partitions.set(tenantId, (p = new PartitionIndex()));
     if (p.pending === 'all') {
       p.pending = new Set();
-      const rows = await selectRows(tx, tenantId, undefined);
+      const rows = await selectRows(tx, undefined);
       p.clear();
       for (const r of rows) p.put(toIndexed(r), r.lexemes);
     } else if (p.pending.size) {
       const ids = [...p.pending];
       p.pending = new Set();
-      const rows = await selectRows(tx, tenantId, ids);
+      const rows = await selectRows(tx, ids);
       for (const id of ids) p.remove(id);
       for (const r of rows) p.put(toIndexed(r), r.lexemes);
     }
@@ -331,8 +340,8 @@ export class LexicalIndex {
    * The query's terms weighted as `TermStats.weigh` does (BM25 IDF over every memory of the partition, document
    * frequencies capped alike), from exact, current counts.
    */
-  async weigh(tx: Tx, tenantId: string, lexemes: string[]): Promise<WeightedTerm[]> {
-    const p = await this.sync(tx, tenantId);
+  async weigh(tx: TenantTx, lexemes: string[]): Promise<WeightedTerm[]> {
+    const p = await this.sync(tx);
     const n = Math.max(p.size, 1);
     const floodAt = floodThreshold(n);
     return lexemes.map((lexeme) => {
@@ -422,18 +431,12 @@ interface ListeningClient {
   listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
-async function selectRows(tx: Tx, tenantId: string, ids: string[] | undefined): Promise<Row[]> {
-  const only =
-    ids === undefined
-      ? sql``
-      : sql`and m.id = any(array[${sql.join(
-          ids.map((i) => sql`${i}`),
-          sql`, `,
-        )}]::text[])`;
+async function selectRows(tx: TenantTx, ids: string[] | undefined): Promise<Row[]> {
+  const only = ids === undefined ? sql`` : sql`and m.id = any(${sqlArray(ids, 'text')})`;
   const r = await tx.execute<Row>(sql`
-    select m.id, m.tier, m.dim, (m.forgotten_at is null and m.merged_into is null and m.suppressed_at is null) as live,
+    select m.id, m.tier, m.dim, (${recallableBeforeExpiry()}) as live,
            m.expires_at, coalesce(tsvector_to_array(m.tsv), '{}') as lexemes, m.tags
-    from memories m where m.tenant_id = ${tenantId} ${only}`);
+    from memories m where m.tenant_id = ${tx.tenantId} ${only}`);
   return r.rows;
 }
 

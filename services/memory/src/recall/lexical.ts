@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
+import { sqlArray } from '../db/sql';
 
 /** A query term (an English-stemmed lexeme) with its inverse document frequency in the partition. */
 export interface WeightedTerm {
@@ -63,7 +64,8 @@ export class TermStats {
   >();
 
   /** Weighted terms of a query in `tenantId` (counts fetched for the terms not cached). */
-  async weigh(tx: Tx, tenantId: string, lexemes: string[], nowMs = Date.now()): Promise<WeightedTerm[]> {
+  async weigh(tx: TenantTx, lexemes: string[], nowMs = Date.now()): Promise<WeightedTerm[]> {
+    const { tenantId } = tx;
     if (lexemes.length === 0) return [];
     let p = this.partitions.get(tenantId);
     if (!p || nowMs - p.nAt > TTL_MS) {
@@ -79,10 +81,7 @@ export class TermStats {
       return !hit || nowMs - hit.at > TTL_MS;
     });
     if (missing.length) {
-      const list = sql`array[${sql.join(
-        missing.map((l) => sql`${l}`),
-        sql`, `,
-      )}]::text[]`;
+      const list = sqlArray(missing, 'text');
       const r = await tx.execute<{ l: string; df: string | number }>(sql`
         select t.l, (select count(*) from (select 1 from memories m where m.tenant_id = ${tenantId}
           and m.tsv @@ quote_literal(t.l)::tsquery limit ${DF_CAP}) c) as df

@@ -1,23 +1,22 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { escapeLiteral } from 'pg';
-import type { Tx } from '@care/db';
+import type { TenantTx } from '@care/db';
+import { sqlArray } from '../db/sql';
 import { vectorLiteral, vectorType } from '../db/vector-index';
-import type { Tier } from './fusion';
+import type { Tier } from '../memories/memory.model';
+import {
+  memorySummaryColumns,
+  memorySummaryOf,
+  recallableCondition,
+  type MemorySummary,
+  type MemorySummarySqlRow,
+} from '../memories/memory.sql';
 import { lexemesSql, orTsquery, usableLexemes, type WeightedTerm } from './lexical';
 import type { TextCandidate } from './lexical-index';
 
 /** A memory one of the two searches found, with both signals and its rank in each search that found it. */
-export interface CandidateRow {
-  id: string;
-  tier: Tier;
-  type: string;
-  source: string;
-  text: string;
-  tags: string[];
-  strength: number;
-  createdAt: Date;
-  resolved: boolean;
+export interface CandidateRow extends MemorySummary {
   vectorRank?: number;
   /** Cosine similarity to the query (computed for every candidate). */
   vectorSimilarity: number;
@@ -28,7 +27,6 @@ export interface CandidateRow {
 
 /** Parameters of one candidate search. */
 export interface CandidateQuery {
-  tenantId: string;
   dim: number;
   queryVector: number[];
   /** The query's terms with their IDF (see TermStats); empty: no full-text search. */
@@ -58,20 +56,6 @@ export interface CandidateQuery {
      */
     session?: object;
   };
-}
-
-/** SQL condition: the memory can be recalled now (not forgotten, merged, expired or suppressed). */
-export function liveCondition(now: Date | SQL, alias = 'm'): SQL {
-  const a = sql.raw(alias);
-  return sql`${a}.forgotten_at is null and ${a}.merged_into is null and ${a}.suppressed_at is null and (${a}.expires_at is null or ${a}.expires_at > ${now})`;
-}
-
-/** `array[...]::type[]` of bound values (works the same on node-postgres and PGlite). */
-export function sqlArray(values: Array<string | number>, type: string): SQL {
-  return sql`array[${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}]::${sql.raw(type)}[]`;
 }
 
 /** The CTE `terms (l, idf, tq)` of a query and the lexical score of the row aliased `m` against it. */
@@ -119,12 +103,12 @@ export interface SearchPreparation {
  * partition's vector space.
  */
 export async function prepareSearch(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   query: string,
   pool: number,
   exact?: boolean,
 ): Promise<SearchPreparation> {
+  const { tenantId } = tx;
   const r = await tx.execute<{ lexemes: string[]; model: string | null; dimension: number | null }>(sql`
     select ${searchSettings(pool, exact)}, ${lexemesSql(query)} as lexemes,
            p.embedding_model as model, p.dimension
@@ -139,34 +123,13 @@ export async function prepareSearch(
   };
 }
 
-/** One row of the candidate statement, as the driver returns it (the shared columns typed as in `CandidateRow`). */
-type CandidateSqlRow = Pick<
-  CandidateRow,
-  'id' | 'tier' | 'type' | 'source' | 'text' | 'tags' | 'strength' | 'resolved'
-> & {
-  created_at: string | Date;
+/** One row of the candidate statement, as the driver returns it. */
+type CandidateSqlRow = MemorySummarySqlRow & {
   vector_rank: string | number | null;
   similarity: number;
   text_rank: string | number | null;
   text_score: number;
 };
-
-/** The memory's own columns of a candidate or neighbour row (both statements select the same ones). */
-function memoryColumns(
-  r: CandidateSqlRow,
-): Omit<CandidateRow, 'vectorRank' | 'vectorSimilarity' | 'textRank' | 'textScore'> {
-  return {
-    id: r.id,
-    tier: r.tier,
-    type: r.type,
-    source: r.source,
-    text: r.text,
-    tags: r.tags,
-    strength: Number(r.strength),
-    createdAt: new Date(r.created_at),
-    resolved: r.resolved,
-  };
-}
 
 /** Names of the candidate statements prepared in each database session (a PGlite instance is one session). */
 const preparedIn = new WeakMap<object, Set<string>>();
@@ -198,7 +161,7 @@ function candidateStatement(
   const qv = sql`(select v from query_vector)`;
   const only = options.onlyId === undefined ? sql`` : sql`and m.id = ${options.onlyId}`;
   const tagged = options.tagsAny?.length ? sql`and m.tags && ${sqlArray(options.tagsAny, 'text')}` : sql``;
-  const scope = sql`m.tenant_id = ${values.tenant} and m.dim = ${sql.raw(String(dim))} and m.tier = any(${values.tiers}) and ${liveCondition(values.now)} ${only} ${tagged}`;
+  const scope = sql`m.tenant_id = ${values.tenant} and m.dim = ${sql.raw(String(dim))} and m.tier = any(${values.tiers}) and ${recallableCondition(values.now)} ${only} ${tagged}`;
   const inProcess = values.textIds !== undefined;
   const filterTerms = (options.terms ?? []).filter((t) => t.filter).map((t) => t.lexeme);
   const orq = filterTerms.length ? orTsquery(filterTerms) : null;
@@ -226,7 +189,7 @@ function candidateStatement(
       ) matches
     )`
     }
-    select m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at, (m.resolved_at is not null) as resolved,
+    select ${memorySummaryColumns()},
            v.vector_rank,
            -- the vector search's own distance where it has one: each vector is read and compared once.
            1 - coalesce(v.distance, m.embedding::${vt} <=> ${qv}) as similarity, t.text_rank, ${inProcess ? sql`0::float8` : score} as text_score
@@ -266,7 +229,7 @@ function textArrayLiteral(values: string[]): string {
  * at every recall.
  */
 async function executePrepared(
-  tx: Tx,
+  tx: TenantTx,
   session: object,
   q: CandidateQuery,
 ): Promise<{ rows: CandidateSqlRow[] }> {
@@ -282,7 +245,7 @@ async function executePrepared(
     names.add(name);
   }
   const args = [
-    escapeLiteral(q.tenantId),
+    escapeLiteral(tx.tenantId),
     `'${vectorLiteral(q.queryVector)}'`,
     textArrayLiteral(q.tiers),
     `'${q.now.toISOString()}'`,
@@ -300,7 +263,7 @@ async function executePrepared(
  * not-too-common terms, ordered by IDF-weighted term coverage). Every candidate then gets both signals.
  * Ranks are SQL `rank()`: equal distances or scores share a rank, so identical memories score identically.
  */
-export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<CandidateRow[]> {
+export async function findCandidates(tx: TenantTx, q: CandidateQuery): Promise<CandidateRow[]> {
   if (!q.prepared) await tx.execute(sql`select ${searchSettings(q.pool, q.exact)}`);
   const session = q.inProcess?.session;
   const result =
@@ -311,7 +274,7 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
           candidateStatement(
             q.dim,
             {
-              tenant: sql`${q.tenantId}`,
+              tenant: sql`${tx.tenantId}`,
               vector: sql`${vectorLiteral(q.queryVector)}::${sql.raw(vectorType(q.dim))}`,
               tiers: sqlArray(q.tiers, 'text'),
               now: q.now,
@@ -328,7 +291,7 @@ export async function findCandidates(tx: Tx, q: CandidateQuery): Promise<Candida
         );
   const text = new Map(q.inProcess?.text.map((c) => [c.id, c]));
   const rows = result.rows.map((r) => ({
-    ...memoryColumns(r),
+    ...memorySummaryOf(r),
     vectorRank: r.vector_rank === null ? undefined : Number(r.vector_rank),
     vectorSimilarity: Number(r.similarity),
     textRank: r.text_rank === null ? undefined : Number(r.text_rank),
@@ -351,7 +314,6 @@ export interface NeighbourRow extends CandidateRow {
 
 /** Parameters of the neighbour look-up (the context stage of recall, ADR 0315). */
 export interface NeighbourQuery {
-  tenantId: string;
   dim: number;
   queryVector: number[];
   /** Query terms for the lexical score in SQL; ignored when `score` is given. */
@@ -370,7 +332,8 @@ export interface NeighbourQuery {
  * one written first after it, each at most `windowMs` away, with its cosine similarity to the query and its lexical
  * score. Two index look-ups per anchor (tenant, tier, created_at), then primary-key fetches.
  */
-export async function findNeighbours(tx: Tx, q: NeighbourQuery): Promise<NeighbourRow[]> {
+export async function findNeighbours(tx: TenantTx, q: NeighbourQuery): Promise<NeighbourRow[]> {
+  const { tenantId } = tx;
   if (q.anchorIds.length === 0) return [];
   const vt = sql.raw(vectorType(q.dim));
   const dim = sql.raw(String(q.dim));
@@ -382,22 +345,21 @@ export async function findNeighbours(tx: Tx, q: NeighbourQuery): Promise<Neighbo
         ? sql`p.created_at < a.at and p.created_at >= a.at - ${window}`
         : sql`p.created_at > a.at and p.created_at <= a.at + ${window}`;
     const order = op === 'before' ? sql`p.created_at desc` : sql`p.created_at asc`;
-    return sql`(select p.id from memories p where p.tenant_id = ${q.tenantId} and p.tier = a.tier and p.dim = ${dim}
-       and ${cmp} and ${liveCondition(q.now, 'p')} order by ${order} limit 1)`;
+    return sql`(select p.id from memories p where p.tenant_id = ${tenantId} and p.tier = a.tier and p.dim = ${dim}
+       and ${cmp} and ${recallableCondition(q.now, 'p')} order by ${order} limit 1)`;
   };
   const result = await tx.execute<CandidateSqlRow & { anchor_id: string }>(sql`
     with query_vector as (select ${vectorLiteral(q.queryVector)}::${vt} as v), ${cte},
     a as (select x.id, x.tier, x.created_at as at from memories x
-          where x.tenant_id = ${q.tenantId} and x.id = any(${sqlArray(q.anchorIds, 'text')})),
+          where x.tenant_id = ${tenantId} and x.id = any(${sqlArray(q.anchorIds, 'text')})),
     nb as (select a.id as anchor_id, n.id from a cross join lateral (${near('before')} union all ${near('after')}) n)
-    select nb.anchor_id, m.id, m.tier, m.type, m.source, m.text, m.tags, m.strength, m.created_at,
-           (m.resolved_at is not null) as resolved, null::bigint as vector_rank,
+    select nb.anchor_id, ${memorySummaryColumns()}, null::bigint as vector_rank,
            1 - (m.embedding::${vt} <=> (select v from query_vector)) as similarity, null::bigint as text_rank,
            ${score} as text_score
-    from nb join memories m on m.tenant_id = ${q.tenantId} and m.id = nb.id`);
+    from nb join memories m on m.tenant_id = ${tenantId} and m.id = nb.id`);
   return result.rows.map((r) => ({
     anchorId: r.anchor_id,
-    ...memoryColumns(r),
+    ...memorySummaryOf(r),
     vectorSimilarity: Number(r.similarity),
     textScore: q.score ? q.score(r.id) : Number(r.text_score),
   }));

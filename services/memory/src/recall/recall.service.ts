@@ -1,20 +1,13 @@
-import type { Tx } from '@care/db';
-import type { RecallRequest } from '@care/contracts';
-import type { MemoryContext } from '../memories/memory-context';
+import type { Database, TenantTx } from '@care/db';
+import type { RecallRequest, RecallResponse } from '@care/contracts';
+import type { Config } from '../config';
 import { recordAccess } from '../memories/memories.repository';
+import { TIERS, type Tier } from '../memories/memory.model';
 import { checkedSpace } from '../partitions/partition-space';
 import { normalize, type EmbeddingProvider } from '../embeddings/embedding-provider';
-import {
-  fuse,
-  questionStatement,
-  rankAll,
-  TIERS,
-  withContext,
-  type FusionSettings,
-  type Scored,
-  type Tier,
-} from './fusion';
-import type { WeightedTerm } from './lexical';
+import { fuse, questionStatement, rankAll, withContext, type FusionSettings, type Scored } from './fusion';
+import type { TermStats, WeightedTerm } from './lexical';
+import type { LexicalIndex } from './lexical-index';
 import { findCandidates, findNeighbours, prepareSearch, type CandidateRow } from './recall.repository';
 
 /** One recalled memory with the signals behind its score. */
@@ -59,25 +52,37 @@ export async function embedQuery(
   return normalize(a.map((x, i) => x + b[i]));
 }
 
+/** What recall reads: storage, the embedding space, the clock, the fusion knobs and the full-text statistics. */
+export interface RecallDeps {
+  database: Database;
+  embeddings: EmbeddingProvider;
+  clock: () => Date;
+  config: Pick<Config, 'OPERATING_MODE'>;
+  fusion: FusionSettings;
+  /** Cached document frequencies for the lexical score, shared by the services of one process. */
+  termStats: TermStats;
+  /** The in-process full-text index (embedded database only; absent: recall searches full text in SQL). */
+  lexicalIndex?: LexicalIndex;
+}
+
 /** Recall with fused scoring across tiers; records an access on every returned memory. */
 export class RecallService {
-  constructor(private readonly ctx: MemoryContext) {}
+  constructor(private readonly deps: RecallDeps) {}
 
   /** Embeds the query (503 when the provider is down) and returns the fused top K with their signals. */
   async recall(
     tenantId: string,
     body: RecallRequest,
     options: { exact?: boolean } = {},
-  ): Promise<Record<string, unknown>> {
+  ): Promise<RecallResponse> {
     const topK = body.topK ?? DEFAULT_TOP_K;
-    const dimension = await this.ctx.embeddings.dimension();
-    const queryVector = await embedQuery(this.ctx.embeddings, body.query, this.ctx.fusion);
-    const now = this.ctx.clock();
-    await this.ctx.lexicalIndex?.ready();
-    const run = await this.ctx.database.withTenant(tenantId, async (tx) => {
+    const dimension = await this.deps.embeddings.dimension();
+    const queryVector = await embedQuery(this.deps.embeddings, body.query, this.deps.fusion);
+    const now = this.deps.clock();
+    await this.deps.lexicalIndex?.ready();
+    const run = await this.deps.database.withTenant(tenantId, async (tx) => {
       const result = await this.search(
         tx,
-        tenantId,
         body.query,
         queryVector,
         dimension,
@@ -88,7 +93,6 @@ export class RecallService {
       );
       await recordAccess(
         tx,
-        tenantId,
         result.hits.map((h) => h.id),
         now,
       );
@@ -105,8 +109,7 @@ export class RecallService {
 
   /** The fused search inside a tenant transaction, without side effects (why-not re-runs it). */
   async search(
-    tx: Tx,
-    tenantId: string,
+    tx: TenantTx,
     query: string,
     queryVector: number[],
     dimension: number,
@@ -115,20 +118,18 @@ export class RecallService {
     exact?: boolean,
     tagsAny?: string[],
   ): Promise<RecallRun> {
-    const tiers = tiersFor(this.ctx.config.OPERATING_MODE);
+    const tiers = tiersFor(this.deps.config.OPERATING_MODE);
     const pool = poolSize(topK);
-    const prepared = await prepareSearch(tx, tenantId, query, pool, exact);
-    const partition = checkedSpace(prepared.space, this.ctx.embeddings, dimension);
+    const prepared = await prepareSearch(tx, query, pool, exact);
+    const partition = checkedSpace(prepared.space, this.deps.embeddings, dimension);
     if (!partition) return { hits: [], pool, tiers, dim: null, terms: [] };
     const { lexemes } = prepared;
     // The in-process index once it listens to changes (recall and why-not wait for that before their
     // transaction); the SQL search otherwise. Both score and rank alike.
-    const index = this.ctx.lexicalIndex?.listening ? this.ctx.lexicalIndex : undefined;
-    const terms = index
-      ? await index.weigh(tx, tenantId, lexemes)
-      : await this.ctx.termStats.weigh(tx, tenantId, lexemes);
+    const index = this.deps.lexicalIndex?.listening ? this.deps.lexicalIndex : undefined;
+    const terms = index ? await index.weigh(tx, lexemes) : await this.deps.termStats.weigh(tx, lexemes);
+    const { tenantId } = tx;
     const candidates = await findCandidates(tx, {
-      tenantId,
       dim: partition.dimension,
       queryVector,
       terms,
@@ -144,13 +145,12 @@ export class RecallService {
         session: index.session,
       },
     });
-    const fusion = this.ctx.fusion;
+    const fusion = this.deps.fusion;
     let scored = candidates;
     if (fusion.contextWeight > 0 && fusion.contextAnchors > 0 && candidates.length > 0) {
       // Context stage (ADR 0315): the best-ranked memories bring their conversation neighbours.
       const anchors = rankAll(candidates, now, fusion).slice(0, fusion.contextAnchors);
       const neighbours = await findNeighbours(tx, {
-        tenantId,
         dim: partition.dimension,
         queryVector,
         terms,
@@ -171,8 +171,8 @@ export class RecallService {
   }
 }
 
-/** The wire shape of a hit (DESIGN section 6): the memory, its score and every signal. */
-export function toResult(h: RecallHit): Record<string, unknown> {
+/** The wire shape of a hit (ADR 0301): the memory, its score and every signal. */
+function toResult(h: RecallHit): RecallResponse['results'][number] {
   return {
     id: h.id,
     text: h.text,

@@ -1,6 +1,5 @@
 import { Histogram, type Registry } from 'prom-client';
-import type { MemoryContext } from '../memories/memory-context';
-import { RecallService } from './recall.service';
+import { RecallService, type RecallDeps } from './recall.service';
 
 /** `memory_recall_duration_seconds{outcome}`: end-to-end recall time (embedding, search, fusion), ADR 0012. */
 export function createRecallHistogram(registry: Registry): Histogram<'outcome'> {
@@ -16,10 +15,10 @@ export function createRecallHistogram(registry: Registry): Histogram<'outcome'> 
 /** Recall that observes its own latency; the answer is the plain service's, unchanged. */
 export class TimedRecallService extends RecallService {
   constructor(
-    ctx: MemoryContext,
+    deps: RecallDeps,
     private readonly histogram: Histogram<'outcome'>,
   ) {
-    super(ctx);
+    super(deps);
   }
 
   /** Times the recall; `outcome` is `ok`, or `error` when it threw (provider down, bad input). */

@@ -28,7 +28,7 @@ export class ReflectScheduler {
     const ids = await database.withSystem((tx) => listPartitionIds(tx));
     let count = 0;
     for (const id of ids) {
-      const partition = await database.withTenant(id, (tx) => findPartition(tx, id));
+      const partition = await database.withTenant(id, (tx) => findPartition(tx));
       const last = partition?.lastReflectAt?.getTime() ?? 0;
       if (clock().getTime() - last < (intervalSeconds * 1000) / 2) continue;
       try {

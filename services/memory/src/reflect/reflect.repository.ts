@@ -1,10 +1,17 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx } from '@care/db';
+import { sqlArray } from '../db/sql';
 import { vectorType } from '../db/vector-index';
-import { liveCondition } from '../recall/recall.repository';
+import {
+  memorySummaryColumns,
+  recallableCondition,
+  selectSummaries,
+  type MemorySummary,
+} from '../memories/memory.sql';
 
 /** Takes the partition's consolidation lock for this transaction; false if another run holds it. */
-export async function tryReflectLock(tx: Tx, tenantId: string): Promise<boolean> {
+export async function tryReflectLock(tx: TenantTx): Promise<boolean> {
+  const { tenantId } = tx;
   const r = await tx.execute<{ locked: boolean }>(
     sql`select pg_try_advisory_xact_lock(hashtext('care-memory-reflect'), hashtext(${tenantId})) as locked`,
   );
@@ -12,17 +19,15 @@ export async function tryReflectLock(tx: Tx, tenantId: string): Promise<boolean>
 }
 
 /** Deletes scratchpad entries whose time to live has passed (with their stats and links); returns their ids. */
-export async function purgeExpired(tx: Tx, tenantId: string, now: Date): Promise<string[]> {
+export async function purgeExpired(tx: TenantTx, now: Date): Promise<string[]> {
+  const { tenantId } = tx;
   const r = await tx.execute<{ id: string }>(sql`
     delete from memories where tenant_id = ${tenantId} and tier = 'working' and forgotten_at is null
       and expires_at is not null and expires_at <= ${now}
     returning id`);
   const ids = r.rows.map((x) => x.id);
   if (ids.length) {
-    const list = sql`array[${sql.join(
-      ids.map((i) => sql`${i}`),
-      sql`, `,
-    )}]::text[]`;
+    const list = sqlArray(ids, 'text');
     await tx.execute(
       sql`delete from memory_access where tenant_id = ${tenantId} and memory_id = any(${list})`,
     );
@@ -34,55 +39,27 @@ export async function purgeExpired(tx: Tx, tenantId: string, now: Date): Promise
 }
 
 /** A memory consolidation looks at. */
-export interface SeedRow {
-  id: string;
-  tier: string;
-  type: string;
-  text: string;
-  tags: string[];
-  strength: number;
-  positiveCount: number;
-  negativeCount: number;
-  createdAt: Date;
-}
+export type SeedRow = MemorySummary;
 
 /** Live, non-document memories in creation order (bounded); `episodicOnly` limits to unconsolidated episodes. */
 export async function listSeeds(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   dim: number,
   now: Date,
   limit: number,
   episodicOnly: boolean,
 ): Promise<SeedRow[]> {
+  const { tenantId } = tx;
   const filter = episodicOnly
     ? sql`and m.tier = 'episodic' and m.consolidated_into is null`
     : sql`and m.tier <> 'documents'`;
-  const r = await tx.execute<{
-    id: string;
-    tier: string;
-    type: string;
-    text: string;
-    tags: string[];
-    strength: number;
-    positive_count: number;
-    negative_count: number;
-    created_at: string | Date;
-  }>(sql`
-    select m.id, m.tier, m.type, m.text, m.tags, m.strength, m.positive_count, m.negative_count, m.created_at from memories m
-    where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and ${liveCondition(now)} ${filter}
-    order by m.created_at desc, m.id limit ${limit}`);
-  return r.rows.map((x) => ({
-    id: x.id,
-    tier: x.tier,
-    type: x.type,
-    text: x.text,
-    tags: x.tags,
-    strength: Number(x.strength),
-    positiveCount: Number(x.positive_count),
-    negativeCount: Number(x.negative_count),
-    createdAt: new Date(x.created_at),
-  }));
+  return selectSummaries(
+    tx,
+    sql`
+    select ${memorySummaryColumns()} from memories m
+    where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and ${recallableCondition(now)} ${filter}
+    order by m.created_at desc, m.id limit ${limit}`,
+  );
 }
 
 /**
@@ -90,20 +67,20 @@ export async function listSeeds(
  * vector is an uncorrelated sub-select, which pgvector can serve from the HNSW index.
  */
 export async function nearestSiblings(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   id: string,
   dim: number,
   now: Date,
   k: number,
   episodicOnly: boolean,
 ): Promise<Array<{ id: string; similarity: number }>> {
+  const { tenantId } = tx;
   const vt = sql.raw(vectorType(dim));
   const me = sql`(select embedding::${vt} from memories where tenant_id = ${tenantId} and id = ${id})`;
   const filter = episodicOnly ? sql`and m.consolidated_into is null` : sql``;
   const r = await tx.execute<{ id: string; distance: number }>(sql`
     select m.id, m.embedding::${vt} <=> ${me} as distance from memories m
-    where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and m.id <> ${id} and ${liveCondition(now)} ${filter}
+    where m.tenant_id = ${tenantId} and m.dim = ${sql.raw(String(dim))} and m.id <> ${id} and ${recallableCondition(now)} ${filter}
       and m.tier = (select tier from memories where tenant_id = ${tenantId} and id = ${id})
       and m.type = (select type from memories where tenant_id = ${tenantId} and id = ${id})
     order by m.embedding::${vt} <=> ${me} limit ${k}`);
@@ -111,16 +88,10 @@ export async function nearestSiblings(
 }
 
 /** Vectors of some memories, by id. */
-export async function loadEmbeddings(
-  tx: Tx,
-  tenantId: string,
-  ids: string[],
-): Promise<Map<string, number[]>> {
+export async function loadEmbeddings(tx: TenantTx, ids: string[]): Promise<Map<string, number[]>> {
+  const { tenantId } = tx;
   if (!ids.length) return new Map();
-  const list = sql`array[${sql.join(
-    ids.map((i) => sql`${i}`),
-    sql`, `,
-  )}]::text[]`;
+  const list = sqlArray(ids, 'text');
   const r = await tx.execute<{ id: string; embedding: string }>(
     sql`select id, embedding::text as embedding from memories where tenant_id = ${tenantId} and id = any(${list})`,
   );
@@ -132,18 +103,18 @@ export async function loadEmbeddings(
  * per `intervalDays`. Documents keep their strength. Returns each change.
  */
 export async function decayUnused(
-  tx: Tx,
-  tenantId: string,
+  tx: TenantTx,
   now: Date,
   o: { weakBelow: number; unusedDays: number; intervalDays: number; factor: number; floor: number },
 ): Promise<Array<{ id: string; from: number; to: number }>> {
+  const { tenantId } = tx;
   const unusedSince = new Date(now.getTime() - o.unusedDays * 86_400_000);
   const decayedBefore = new Date(now.getTime() - o.intervalDays * 86_400_000);
   const r = await tx.execute<{ id: string; before: number; after: number }>(sql`
     with weak as (
       select m.id, m.strength from memories m
       left join memory_access a on a.tenant_id = m.tenant_id and a.memory_id = m.id
-      where m.tenant_id = ${tenantId} and m.tier <> 'documents' and ${liveCondition(now)}
+      where m.tenant_id = ${tenantId} and m.tier <> 'documents' and ${recallableCondition(now)}
         and m.strength <= ${o.weakBelow} and m.strength > ${o.floor}
         and coalesce(a.last_accessed_at, m.created_at) < ${unusedSince}
         and (m.decayed_at is null or m.decayed_at < ${decayedBefore})

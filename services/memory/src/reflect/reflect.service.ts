@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Tx } from '@care/db';
-import type { MemoryContext } from '../memories/memory-context';
+import type { ReflectReport } from '@care/contracts';
+import type { Database, TenantTx } from '@care/db';
+import type { Config } from '../config';
 import { insertLinks, insertMemory, updateMemory } from '../memories/memories.repository';
+import { reinforcedStrength, type Tier } from '../memories/memory.model';
 import { findPartition, saveReflectReport } from '../partitions/partitions.repository';
-import { reinforcedStrength, type Tier } from '../recall/fusion';
 import { centroid, greedyGroups, medoidIndex } from './clusters';
 import {
   decayUnused,
@@ -17,24 +18,9 @@ import {
 } from './reflect.repository';
 
 /** Most memories one run looks at per pass (newest first), so a run stays bounded on large partitions. */
-export const REFLECT_SCAN_LIMIT = 500;
+const REFLECT_SCAN_LIMIT = 500;
 const NEIGHBOURS = 10;
 const searchSettings = sql`select set_config('hnsw.ef_search', '40', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`;
-
-/** What a consolidation run changed. */
-export interface ReflectReport {
-  partition: string;
-  trigger: 'manual' | 'periodic';
-  skipped: boolean;
-  reason?: string;
-  startedAt: string;
-  finishedAt: string;
-  scanned: number;
-  merged: Array<{ survivorId: string; mergedIds: string[] }>;
-  promoted: Array<{ semanticId: string; sourceIds: string[]; text: string }>;
-  decayed: Array<{ id: string; from: number; to: number }>;
-  expired: string[];
-}
 
 /**
  * Sleep consolidation of one partition, in one transaction under an advisory lock: purge expired scratchpad
@@ -42,11 +28,23 @@ export interface ReflectReport {
  * decay weak unused memories. Returns (and stores) the report.
  */
 export class ReflectService {
-  constructor(private readonly ctx: MemoryContext) {}
+  constructor(
+    private readonly deps: {
+      database: Database;
+      clock: () => Date;
+      config: Pick<
+        Config,
+        | 'DECAY_UNUSED_DAYS'
+        | 'REFLECT_MERGE_SIMILARITY'
+        | 'REFLECT_PROMOTE_SIMILARITY'
+        | 'REFLECT_PROMOTE_MIN_COUNT'
+      >;
+    },
+  ) {}
 
   /** Runs one consolidation of `tenantId`. */
   async reflect(tenantId: string, trigger: 'manual' | 'periodic' = 'manual'): Promise<ReflectReport> {
-    const now = this.ctx.clock();
+    const now = this.deps.clock();
     const report: ReflectReport = {
       partition: tenantId,
       trigger,
@@ -59,39 +57,38 @@ export class ReflectService {
       decayed: [],
       expired: [],
     };
-    return this.ctx.database.withTenant(tenantId, async (tx) => {
-      const partition = await findPartition(tx, tenantId);
-      if (!(await tryReflectLock(tx, tenantId)))
+    return this.deps.database.withTenant(tenantId, async (tx) => {
+      const partition = await findPartition(tx);
+      if (!(await tryReflectLock(tx)))
         return this.done(report, 'another consolidation of this partition is running');
       if (!partition) return this.done(report, 'the partition holds nothing yet');
       await tx.execute(searchSettings);
-      report.expired = await purgeExpired(tx, tenantId, now);
+      report.expired = await purgeExpired(tx, now);
       // Promotion first: identical repeated episodes are exactly what should become knowledge; the merge
       // pass then folds the duplicate episodes (and a semantic memory that repeats an older one).
-      report.promoted = await this.promoteEpisodes(tx, tenantId, partition.dimension, now);
-      report.merged = await this.mergeDuplicates(tx, tenantId, partition.dimension, now, report);
-      report.decayed = await decayUnused(tx, tenantId, now, {
+      report.promoted = await this.promoteEpisodes(tx, partition.dimension, now);
+      report.merged = await this.mergeDuplicates(tx, partition.dimension, now, report);
+      report.decayed = await decayUnused(tx, now, {
         weakBelow: 0.5,
-        unusedDays: this.ctx.config.DECAY_UNUSED_DAYS,
+        unusedDays: this.deps.config.DECAY_UNUSED_DAYS,
         intervalDays: 1,
         factor: 0.9,
         floor: 0.05,
       });
       this.done(report);
-      await saveReflectReport(tx, tenantId, now, report);
+      await saveReflectReport(tx, now, report);
       return report;
     });
   }
 
   private done(report: ReflectReport, skipped?: string): ReflectReport {
-    report.finishedAt = this.ctx.clock().toISOString();
+    report.finishedAt = this.deps.clock().toISOString();
     if (skipped) Object.assign(report, { skipped: true, reason: skipped });
     return report;
   }
 
   private async groups(
-    tx: Tx,
-    tenantId: string,
+    tx: TenantTx,
     dim: number,
     now: Date,
     seeds: SeedRow[],
@@ -101,7 +98,7 @@ export class ReflectService {
   ): Promise<string[][]> {
     const neighbours = new Map<string, string[]>();
     for (const s of seeds) {
-      const near = await nearestSiblings(tx, tenantId, s.id, dim, now, NEIGHBOURS, episodicOnly);
+      const near = await nearestSiblings(tx, s.id, dim, now, NEIGHBOURS, episodicOnly);
       neighbours.set(
         s.id,
         near.filter((n) => n.similarity >= minSimilarity).map((n) => n.id),
@@ -115,23 +112,21 @@ export class ReflectService {
   }
 
   private async mergeDuplicates(
-    tx: Tx,
-    tenantId: string,
+    tx: TenantTx,
     dim: number,
     now: Date,
     report: ReflectReport,
   ): Promise<ReflectReport['merged']> {
-    const seeds = await listSeeds(tx, tenantId, dim, now, REFLECT_SCAN_LIMIT, false);
+    const seeds = await listSeeds(tx, dim, now, REFLECT_SCAN_LIMIT, false);
     report.scanned = seeds.length;
     const byId = new Map(seeds.map((s) => [s.id, s]));
     const merged: ReflectReport['merged'] = [];
     for (const group of await this.groups(
       tx,
-      tenantId,
       dim,
       now,
       seeds,
-      this.ctx.config.REFLECT_MERGE_SIMILARITY,
+      this.deps.config.REFLECT_MERGE_SIMILARITY,
       2,
       false,
     )) {
@@ -140,7 +135,7 @@ export class ReflectService {
       const survivor = byId.get(survivorId);
       if (!survivor) continue; // a neighbour outside the scanned window: left for a later run
       const strongest = Math.max(...members.map((m) => m.strength));
-      await updateMemory(tx, tenantId, survivorId, {
+      await updateMemory(tx, survivorId, {
         strength: reinforcedStrength(strongest, 'POSITIVE', 0.5 * dupIds.length),
         positiveCount: members.reduce((n, m) => n + m.positiveCount, 0),
         negativeCount: members.reduce((n, m) => n + m.negativeCount, 0),
@@ -148,10 +143,10 @@ export class ReflectService {
         updatedAt: now,
       });
       for (const id of dupIds)
-        await updateMemory(tx, tenantId, id, { mergedInto: survivorId, mergedAt: now, updatedAt: now });
+        await updateMemory(tx, id, { mergedInto: survivorId, mergedAt: now, updatedAt: now });
       await insertLinks(
         tx,
-        tenantId,
+        tx.tenantId,
         dupIds.map((toId) => ({ fromId: survivorId, relation: 'MERGED_FROM', toId })),
         now,
       );
@@ -160,19 +155,13 @@ export class ReflectService {
     return merged;
   }
 
-  private async promoteEpisodes(
-    tx: Tx,
-    tenantId: string,
-    dim: number,
-    now: Date,
-  ): Promise<ReflectReport['promoted']> {
-    const seeds = await listSeeds(tx, tenantId, dim, now, REFLECT_SCAN_LIMIT, true);
+  private async promoteEpisodes(tx: TenantTx, dim: number, now: Date): Promise<ReflectReport['promoted']> {
+    const seeds = await listSeeds(tx, dim, now, REFLECT_SCAN_LIMIT, true);
     const byId = new Map(seeds.map((s) => [s.id, s]));
-    const { REFLECT_PROMOTE_SIMILARITY, REFLECT_PROMOTE_MIN_COUNT } = this.ctx.config;
+    const { REFLECT_PROMOTE_SIMILARITY, REFLECT_PROMOTE_MIN_COUNT } = this.deps.config;
     const promoted: ReflectReport['promoted'] = [];
     for (const group of await this.groups(
       tx,
-      tenantId,
       dim,
       now,
       seeds,
@@ -180,14 +169,14 @@ export class ReflectService {
       REFLECT_PROMOTE_MIN_COUNT,
       true,
     )) {
-      const vectors = await loadEmbeddings(tx, tenantId, group);
+      const vectors = await loadEmbeddings(tx, group);
       const members = group.filter((id) => vectors.has(id) && byId.has(id));
       if (members.length < REFLECT_PROMOTE_MIN_COUNT) continue;
       const typical = byId.get(members[medoidIndex(members.map((id) => vectors.get(id)!))])!;
       const semanticId = `semantic-${randomUUID()}`;
       const sources = members.map((id) => byId.get(id)!);
       await insertMemory(tx, {
-        tenantId,
+        tenantId: tx.tenantId,
         id: semanticId,
         tier: 'semantic' satisfies Tier,
         type: 'SEMANTIC',
@@ -200,12 +189,11 @@ export class ReflectService {
       });
       await insertLinks(
         tx,
-        tenantId,
+        tx.tenantId,
         members.map((toId) => ({ fromId: semanticId, relation: 'DERIVED_FROM', toId })),
         now,
       );
-      for (const id of members)
-        await updateMemory(tx, tenantId, id, { consolidatedInto: semanticId, updatedAt: now });
+      for (const id of members) await updateMemory(tx, id, { consolidatedInto: semanticId, updatedAt: now });
       promoted.push({ semanticId, sourceIds: members, text: typical.text });
     }
     return promoted;

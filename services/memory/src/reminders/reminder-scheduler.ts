@@ -4,7 +4,7 @@ import { insertLinks, insertMemory } from '../memories/memories.repository';
 import { claimDueReminders, markFired } from './reminders.repository';
 
 /** The id of the memory a reminder becomes: derived from the reminder, so a second firing could not duplicate it. */
-export function reminderMemoryId(reminderId: string): string {
+function reminderMemoryId(reminderId: string): string {
   return `reminder-${reminderId}`;
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, lte } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx, Tx } from '@care/db';
 import { reminders } from '../db/schema';
 
 /** A reminder as stored, without its vector. */
@@ -29,9 +29,8 @@ const columns = {
 
 /** Stores a pending reminder with its precomputed vector. */
 export async function insertReminder(
-  tx: Tx,
+  tx: TenantTx,
   r: {
-    tenantId: string;
     id: string;
     text: string;
     tags: string[];
@@ -42,13 +41,14 @@ export async function insertReminder(
 ): Promise<ReminderRow> {
   const rows = await tx
     .insert(reminders)
-    .values({ ...r, dim: r.embedding.length, state: 'PENDING' })
+    .values({ ...r, tenantId: tx.tenantId, dim: r.embedding.length, state: 'PENDING' })
     .returning(columns);
   return rows[0];
 }
 
 /** The tenant's reminders, soonest due first (bounded). */
-export async function listReminders(tx: Tx, tenantId: string, limit = 500): Promise<ReminderRow[]> {
+export async function listReminders(tx: TenantTx, limit = 500): Promise<ReminderRow[]> {
+  const { tenantId } = tx;
   return tx
     .select(columns)
     .from(reminders)

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ReminderRequest } from '@care/contracts';
-import type { MemoryContext } from '../memories/memory-context';
+import type { ReminderList, ReminderRequest, ReminderView } from '@care/contracts';
+import type { Database } from '@care/db';
+import type { VectorIndexes } from '../db/vector-index';
+import type { EmbeddingProvider } from '../embeddings/embedding-provider';
 import { writableSpace } from '../partitions/partition-space';
 import { insertReminder, listReminders, type ReminderRow } from './reminders.repository';
 
 /** The `tags` field of a reminder is one string: a comma-separated list. */
-export function parseReminderTags(tags: string | undefined): string[] {
+function parseReminderTags(tags: string | undefined): string[] {
   return [
     ...new Set(
       (tags ?? '')
@@ -17,7 +19,7 @@ export function parseReminderTags(tags: string | undefined): string[] {
 }
 
 /** The JSON view of a reminder. */
-export function reminderView(r: ReminderRow): Record<string, unknown> {
+function reminderView(r: ReminderRow): ReminderView {
   return {
     id: r.id,
     text: r.text,
@@ -32,18 +34,24 @@ export function reminderView(r: ReminderRow): Record<string, unknown> {
 
 /** Schedules and lists reminders; firing is {@link ReminderScheduler}'s job. */
 export class RemindersService {
-  constructor(private readonly ctx: MemoryContext) {}
+  constructor(
+    private readonly deps: {
+      database: Database;
+      embeddings: EmbeddingProvider;
+      indexes: VectorIndexes;
+      clock: () => Date;
+    },
+  ) {}
 
   /** Stores a durable pending reminder due in `delaySeconds`; its vector is computed now (503 if the provider is down). */
-  async schedule(tenantId: string, body: ReminderRequest): Promise<Record<string, unknown>> {
-    const dimension = await this.ctx.embeddings.dimension();
-    const [embedding] = await this.ctx.embeddings.embed([body.text]);
-    await this.ctx.indexes.ensure(dimension);
-    const now = this.ctx.clock();
-    const row = await this.ctx.database.withTenant(tenantId, async (tx) => {
-      await writableSpace(tx, tenantId, this.ctx.embeddings, dimension, now);
+  async schedule(tenantId: string, body: ReminderRequest): Promise<ReminderView> {
+    const dimension = await this.deps.embeddings.dimension();
+    const [embedding] = await this.deps.embeddings.embed([body.text]);
+    await this.deps.indexes.ensure(dimension);
+    const now = this.deps.clock();
+    const row = await this.deps.database.withTenant(tenantId, async (tx) => {
+      await writableSpace(tx, this.deps.embeddings, dimension, now);
       return insertReminder(tx, {
-        tenantId,
         id: randomUUID(),
         text: body.text,
         tags: parseReminderTags(body.tags),
@@ -56,8 +64,8 @@ export class RemindersService {
   }
 
   /** The partition's reminders with their state, soonest due first. */
-  async list(tenantId: string): Promise<Record<string, unknown>> {
-    const rows = await this.ctx.database.withTenant(tenantId, (tx) => listReminders(tx, tenantId));
+  async list(tenantId: string): Promise<ReminderList> {
+    const rows = await this.deps.database.withTenant(tenantId, (tx) => listReminders(tx));
     return { partition: tenantId, reminders: rows.map(reminderView) };
   }
 }

@@ -1,18 +1,18 @@
 import { Router } from 'express';
-import type { SystemService } from './system.service';
+import type { AppDeps } from '../app';
 
-/** `/api/v1/system`: status, health (503 when the database is down or the service is draining), metrics. */
-export function createSystemRouter(system: SystemService): Router {
+/** Status, health (503 when the database is down or the service is draining) and metrics. */
+export function systemRoutes(deps: Pick<AppDeps, 'system'>): Router {
   const r = Router();
-  r.get('/status', (_req, res) => {
-    res.json(system.status());
+  r.get('/api/v1/system/status', (_req, res) => {
+    res.json(deps.system.status());
   });
-  r.get('/health', async (_req, res) => {
-    const { httpStatus, body } = await system.health();
+  r.get('/api/v1/system/health', async (_req, res) => {
+    const { httpStatus, body } = await deps.system.health();
     res.status(httpStatus).json(body);
   });
-  r.get('/metrics', (_req, res) => {
-    res.json(system.metrics());
+  r.get('/api/v1/system/metrics', (_req, res) => {
+    res.json(deps.system.metrics());
   });
   return r;
 }

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import v8 from 'node:v8';
+import type { SystemHealth, SystemMetrics, SystemStatus } from '@care/contracts';
 import type { HealthRegistry } from '@care/service-kit';
 import type { Config } from '../config';
 import type { MonitoredEmbeddingProvider } from '../embeddings/monitored.provider';
@@ -7,7 +8,7 @@ import { humanDuration, isoDuration, megabytes } from './durations';
 
 /** What the system endpoints read. */
 export interface SystemDeps {
-  config: Config;
+  config: Pick<Config, 'PORT' | 'LOCAL_LLM_BASE_URL' | 'LOCAL_LLM_MODEL'>;
   version: string;
   startedAt: Date;
   clock: () => Date;
@@ -18,7 +19,7 @@ export interface SystemDeps {
   toolCount: number;
 }
 
-/** GET /api/v1/system/{status,health,metrics}, field names exactly as the spec. */
+/** GET /api/v1/system/{status,health,metrics}, field names as ADR 0301 lists them. */
 export class SystemService {
   constructor(private readonly d: SystemDeps) {}
 
@@ -31,7 +32,7 @@ export class SystemService {
   }
 
   /** Status: version, uptime (human and seconds), port, and the local LLM settings. */
-  status(): Record<string, unknown> {
+  status(): SystemStatus {
     const up = this.uptimeSeconds();
     return {
       status: 'UP',
@@ -45,7 +46,7 @@ export class SystemService {
   }
 
   /** Health: the database check decides `status`; the embedding provider is reported as last seen. */
-  async health(): Promise<{ httpStatus: number; body: Record<string, unknown> }> {
+  async health(): Promise<{ httpStatus: number; body: SystemHealth }> {
     const report = await this.d.health.readiness();
     const db = report.components.memory;
     return {
@@ -68,11 +69,11 @@ export class SystemService {
   }
 
   /**
-   * Metrics. The spec's `jvm` object carries the Node.js runtime's equivalents: `version` = Node version,
+   * Metrics. The `jvm` object (ADR 0301) carries the Node.js runtime's equivalents: `version` = Node version,
    * `vendor` = "Node.js (V8 <version>)", `uptime` = process uptime (ISO 8601), heap `used`/`total` = V8 heap
    * used/allocated, `max` = V8 heap size limit, `processors` = available parallelism.
    */
-  metrics(): Record<string, unknown> {
+  metrics(): SystemMetrics {
     const mem = process.memoryUsage();
     return {
       jvm: {

@@ -3,21 +3,20 @@
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import { createLogger, type Metrics } from '@care/service-kit';
-import { createApp, createMemoryContext, type AppDeps } from '../../src/app';
+import { TestClock } from '@care/service-kit/testing';
+import { createApp, createAppDeps, type AppDeps, type AppRuntime } from '../../src/app';
 import { loadMemoryConfig, type Config } from '../../src/config';
 import { openMemoryDatabase } from '../../src/db/open-memory-database';
 import { VectorIndexes } from '../../src/db/vector-index';
 import type { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
 import { HashingEmbeddingProvider } from '../../src/embeddings/hashing.provider';
-import type { MemoryContext } from '../../src/memories/memory-context';
 
-/** A clock tests can set and move. */
-export class TestClock {
-  constructor(private t = new Date('2030-01-01T00:00:00Z').getTime()) {}
-  now = (): Date => new Date(this.t);
-  advance(seconds: number): void {
-    this.t += seconds * 1000;
-  }
+/** When the test clock starts (tests that sign tokens issue them at that time). */
+export const TEST_START = new Date('2030-01-01T00:00:00Z');
+
+/** A clock tests set and move, at {@link TEST_START}. */
+export function testClock(): TestClock {
+  return new TestClock(TEST_START);
 }
 
 /** Test config: defaults plus overrides, background loops off. */
@@ -40,20 +39,20 @@ export function openFileDatabase(dataDir: string): Promise<Database> {
   return openMemoryDatabase({ uri: undefined, dataDir });
 }
 
-/** An app over `database` with its context (for services the HTTP API does not expose, like schedulers). */
+/** An app over `database` with its dependencies (for services the HTTP API does not expose, like schedulers). */
 export function buildApp(
   database: Database,
   options: {
     env?: Record<string, string>;
     embeddings?: EmbeddingProvider;
     clock?: TestClock;
-    fusion?: AppDeps['fusion'];
+    fusion?: AppRuntime['fusion'];
     metrics?: Metrics;
   } = {},
-): { app: Express; ctx: MemoryContext; clock: TestClock; config: Config } {
+): { app: Express; deps: AppDeps; clock: TestClock; config: Config } {
   const config = testConfig(options.env);
-  const clock = options.clock ?? new TestClock();
-  const deps: AppDeps = {
+  const clock = options.clock ?? testClock();
+  const deps = createAppDeps({
     config,
     logger: createLogger({ name: 'memory-test', level: 'silent' }),
     database,
@@ -63,6 +62,6 @@ export function buildApp(
     version: '9.9.9-test',
     fusion: options.fusion,
     metrics: options.metrics,
-  };
-  return { app: createApp(deps), ctx: createMemoryContext(deps), clock, config };
+  });
+  return { app: createApp(deps), deps, clock, config };
 }

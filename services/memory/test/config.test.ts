@@ -1,4 +1,4 @@
-import { corsOrigins, listenHost, loadMemoryConfig } from './config';
+import { corsOrigins, listenHost, loadMemoryConfig } from '../src/config';
 
 describe('PGLITE_SHARED_BUFFERS', () => {
   it('is unset by default (PostgreSQL keeps 128MB) and takes any PostgreSQL size with a unit', () => {
@@ -24,13 +24,23 @@ describe('secure defaults (ADR 0007)', () => {
 
   it('refuses prod without a key or token verification, and with a wildcard CORS origin', () => {
     expect(() => loadMemoryConfig({ APP_PROFILES_ACTIVE: 'prod' })).toThrow(/API_KEY/);
-    expect(() => loadMemoryConfig({ APP_PROFILES_ACTIVE: 'prod', API_KEY: KEY, CORS_ALLOWED_ORIGINS: '*' })).toThrow(/CORS_ALLOWED_ORIGINS/);
+    expect(() =>
+      loadMemoryConfig({ APP_PROFILES_ACTIVE: 'prod', API_KEY: KEY, CORS_ALLOWED_ORIGINS: '*' }),
+    ).toThrow(/CORS_ALLOWED_ORIGINS/);
     expect(loadMemoryConfig({ APP_PROFILES_ACTIVE: 'prod', JWT_SECRET: SECRET }).JWT_SECRET).toBe(SECRET);
   });
 
   it('reflects no origin in prod unless listed, and any in dev', () => {
     expect(corsOrigins(loadMemoryConfig({ APP_PROFILES_ACTIVE: 'prod', API_KEY: KEY }))).toEqual([]);
-    expect(corsOrigins(loadMemoryConfig({ APP_PROFILES_ACTIVE: 'prod', API_KEY: KEY, CORS_ALLOWED_ORIGINS: 'https://a.example' }))).toEqual(['https://a.example']);
+    expect(
+      corsOrigins(
+        loadMemoryConfig({
+          APP_PROFILES_ACTIVE: 'prod',
+          API_KEY: KEY,
+          CORS_ALLOWED_ORIGINS: 'https://a.example',
+        }),
+      ),
+    ).toEqual(['https://a.example']);
     expect(corsOrigins(loadMemoryConfig({}))).toEqual(['*']);
   });
 });

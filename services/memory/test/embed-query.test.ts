@@ -1,6 +1,6 @@
-import { HashingEmbeddingProvider } from '../embeddings/hashing.provider';
-import { DEFAULT_FUSION, questionStatement } from './fusion';
-import { embedQuery } from './recall.service';
+import { HashingEmbeddingProvider } from '../src/embeddings/hashing.provider';
+import { DEFAULT_FUSION, questionStatement } from '../src/recall/fusion';
+import { embedQuery } from '../src/recall/recall.service';
 
 const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 

@@ -1,29 +1,37 @@
-import type { WhyNotRequest } from '@care/contracts';
-import type { MemoryContext } from '../memories/memory-context';
+import type { WhyNotRequest, WhyNotResponse } from '@care/contracts';
+import type { Database } from '@care/db';
+import type { EmbeddingProvider } from '../embeddings/embedding-provider';
 import { findMemory } from '../memories/memories.repository';
 import { memoryState } from '../memories/memory.model';
-import { scoreCandidate, type Signals } from './fusion';
-import { DEFAULT_TOP_K, embedQuery, RecallService } from './recall.service';
+import { scoreCandidate, type FusionSettings, type Signals } from '../recall/fusion';
+import type { LexicalIndex } from '../recall/lexical-index';
+import { DEFAULT_TOP_K, embedQuery, type RecallService } from '../recall/recall.service';
 import { compareSignals, explain, type WhyNotReason } from './why-not.explain';
 import { findStanding } from './why-not.repository';
 
 /** Why-not: re-runs the query and explains, for one memory, its state and each signal against the last result. */
 export class WhyNotService {
-  private readonly recall: RecallService;
-
-  constructor(private readonly ctx: MemoryContext) {
-    this.recall = new RecallService(ctx);
-  }
+  constructor(
+    private readonly deps: {
+      database: Database;
+      embeddings: EmbeddingProvider;
+      clock: () => Date;
+      fusion: FusionSettings;
+      lexicalIndex?: LexicalIndex;
+      /** The fused search recall runs (re-run here without its side effects). */
+      recall: Pick<RecallService, 'search'>;
+    },
+  ) {}
 
   /** The explanation; never records accesses (it is a diagnosis, not a recall). */
-  async whyNot(tenantId: string, body: WhyNotRequest): Promise<Record<string, unknown>> {
+  async whyNot(tenantId: string, body: WhyNotRequest): Promise<WhyNotResponse> {
     const topK = body.topK ?? DEFAULT_TOP_K;
-    const dimension = await this.ctx.embeddings.dimension();
-    const queryVector = await embedQuery(this.ctx.embeddings, body.query, this.ctx.fusion);
-    const now = this.ctx.clock();
-    await this.ctx.lexicalIndex?.ready();
-    return this.ctx.database.withTenant(tenantId, async (tx) => {
-      const run = await this.recall.search(tx, tenantId, body.query, queryVector, dimension, topK, now);
+    const dimension = await this.deps.embeddings.dimension();
+    const queryVector = await embedQuery(this.deps.embeddings, body.query, this.deps.fusion);
+    const now = this.deps.clock();
+    await this.deps.lexicalIndex?.ready();
+    return this.deps.database.withTenant(tenantId, async (tx) => {
+      const run = await this.deps.recall.search(tx, body.query, queryVector, dimension, topK, now);
       const last = run.hits.at(-1);
       const lastReturned = last
         ? { id: last.id, rank: run.hits.length, score: last.signals.score, signals: last.signals }
@@ -36,7 +44,7 @@ export class WhyNotService {
         returned: run.hits.length,
         lastReturned,
       };
-      const memory = await findMemory(tx, tenantId, body.memoryId);
+      const memory = await findMemory(tx, body.memoryId);
       if (!memory) {
         const reason: WhyNotReason = 'NOT_IN_PARTITION';
         return {
@@ -55,7 +63,6 @@ export class WhyNotService {
         run.dim === null
           ? undefined
           : await findStanding(tx, {
-              tenantId,
               id: memory.id,
               dim: run.dim,
               queryVector,
@@ -67,7 +74,7 @@ export class WhyNotService {
       const signals: Signals | null = hit
         ? hit.signals
         : standing
-          ? scoreCandidate({ ...memory, ...standing }, now, this.ctx.fusion)
+          ? scoreCandidate({ ...memory, ...standing }, now, this.deps.fusion)
           : null;
       const reason = decide(state, run.tiers.includes(memory.tier), rankIndex, standing, run.pool);
       const comparison = signals && last ? compareSignals(signals, last.signals) : [];

@@ -1,5 +1,5 @@
 // Why-not in words and numbers: pure functions over the signals of the memory and of the last result.
-import type { Signals } from './fusion';
+import type { Signals } from '../recall/fusion';
 
 /** Why a memory was (not) recalled, most decisive first. */
 export type WhyNotReason =

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bestFirst } from './lexical-index';
+import { bestFirst } from '../src/recall/lexical-index';
 
 const byScoreThenId = (a: { id: string; score: number }, b: { id: string; score: number }) =>
   b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

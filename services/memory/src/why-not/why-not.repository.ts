@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx } from '@care/db';
+import { sqlArray } from '../db/sql';
 import { vectorLiteral, vectorType } from '../db/vector-index';
-import type { Tier } from './fusion';
-import { orTsquery, type WeightedTerm } from './lexical';
-import { liveCondition, sqlArray, termsSql } from './recall.repository';
+import type { Tier } from '../memories/memory.model';
+import { recallableCondition } from '../memories/memory.sql';
+import { orTsquery, type WeightedTerm } from '../recall/lexical';
+import { termsSql } from '../recall/recall.repository';
 
 /** Where one memory stands in each search for a query, counted exactly among the recallable memories. */
 export interface StandingRow {
@@ -20,9 +22,8 @@ export interface StandingRow {
  * why-not can show what a suppressed memory would have scored. It scans; it is not on the recall path.
  */
 export async function findStanding(
-  tx: Tx,
+  tx: TenantTx,
   q: {
-    tenantId: string;
     id: string;
     dim: number;
     queryVector: number[];
@@ -37,7 +38,7 @@ export async function findStanding(
   const filterTerms = q.terms.filter((t) => t.filter).map((t) => t.lexeme);
   const orq = filterTerms.length ? orTsquery(filterTerms) : null;
   const { cte, score } = termsSql(q.terms);
-  const others = sql`m.tenant_id = ${q.tenantId} and m.dim = ${dim} and m.tier = any(${sqlArray(q.tiers, 'text')}) and ${liveCondition(q.now)} and m.id <> ${q.id}`;
+  const others = sql`m.tenant_id = ${tx.tenantId} and m.dim = ${dim} and m.tier = any(${sqlArray(q.tiers, 'text')}) and ${recallableCondition(q.now)} and m.id <> ${q.id}`;
   const result = await tx.execute<{
     distance: number;
     vector_rank: string | number;
@@ -47,7 +48,7 @@ export async function findStanding(
     with ${cte},
     me as (
       select m.id, m.embedding::${vt} <=> ${qv} as distance, ${score} as text_score, coalesce(m.tsv @@ ${orq}::tsquery, false) as searchable
-      from memories m where m.tenant_id = ${q.tenantId} and m.id = ${q.id} and m.dim = ${dim}
+      from memories m where m.tenant_id = ${tx.tenantId} and m.id = ${q.id} and m.dim = ${dim}
     )
     select me.distance, me.text_score,
       1 + (select count(*) from memories m where ${others} and (m.embedding::${vt} <=> ${qv}) < me.distance) as vector_rank,

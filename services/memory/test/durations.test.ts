@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { humanDuration, isoDuration, megabytes } from './durations';
+import { humanDuration, isoDuration, megabytes } from '../src/system/durations';
 
 const ISO = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
 

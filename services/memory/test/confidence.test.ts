@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { confidenceOf, type KnowledgeFacts } from './confidence';
+import { confidenceOf, type KnowledgeFacts } from '../src/introspect/confidence';
 
 const facts = fc.record({
   related: fc.integer({ min: 0, max: 500 }),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { centroid, greedyGroups, medoidIndex } from './clusters';
+import { centroid, greedyGroups, medoidIndex } from '../src/reflect/clusters';
 
 const ids = fc.uniqueArray(fc.constantFrom(...'abcdefghijklmnop'.split('')), { minLength: 1, maxLength: 16 });
 

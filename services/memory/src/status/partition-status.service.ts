@@ -1,34 +1,46 @@
 import path from 'node:path';
-import { redactUri } from '@care/db';
-import type { MemoryContext } from '../memories/memory-context';
-import { TIERS } from '../recall/fusion';
+import type { PartitionStatus } from '@care/contracts';
+import { redactUri, type Database } from '@care/db';
+import type { Config } from '../config';
+import type { EmbeddingProvider } from '../embeddings/embedding-provider';
+import { TIERS } from '../memories/memory.model';
 import { countByTier, countReminders } from './partition-status.repository';
-import { findPartition } from './partitions.repository';
+import { findPartition } from '../partitions/partitions.repository';
 
 /** Where the data lives and whether it survives a restart. */
-export function persistenceOf(ctx: Pick<MemoryContext, 'config' | 'database'>): Record<string, unknown> {
-  const uri = ctx.config.DATABASE_URI;
-  if (ctx.database.kind === 'postgres')
+function persistenceOf(d: {
+  config: Pick<Config, 'DATABASE_URI' | 'DATA_DIR'>;
+  database: Pick<Database, 'kind'>;
+}): PartitionStatus['persistence'] {
+  const uri = d.config.DATABASE_URI;
+  if (d.database.kind === 'postgres')
     return { engine: 'postgres', durable: true, location: redactUri(uri ?? '') };
   const ephemeral = uri?.startsWith('pglite://memory') ?? false;
   return {
     engine: 'pglite',
     durable: !ephemeral,
-    location: ephemeral ? 'memory' : path.resolve(ctx.config.DATA_DIR),
+    location: ephemeral ? 'memory' : path.resolve(d.config.DATA_DIR),
   };
 }
 
 /** GET /api/v1/memory/status: tier counts, partition information, persistence status. */
 export class PartitionStatusService {
-  constructor(private readonly ctx: MemoryContext) {}
+  constructor(
+    private readonly deps: {
+      database: Database;
+      embeddings: Pick<EmbeddingProvider, 'kind' | 'model'>;
+      clock: () => Date;
+      config: Pick<Config, 'DATABASE_URI' | 'DATA_DIR' | 'OPERATING_MODE'>;
+    },
+  ) {}
 
   /** The status of the caller's partition. */
-  async status(tenantId: string): Promise<Record<string, unknown>> {
-    const now = this.ctx.clock();
-    const { partition, counts, reminders } = await this.ctx.database.withTenant(tenantId, async (tx) => ({
-      partition: await findPartition(tx, tenantId),
-      counts: await countByTier(tx, tenantId, now),
-      reminders: await countReminders(tx, tenantId),
+  async status(tenantId: string): Promise<PartitionStatus> {
+    const now = this.deps.clock();
+    const { partition, counts, reminders } = await this.deps.database.withTenant(tenantId, async (tx) => ({
+      partition: await findPartition(tx),
+      counts: await countByTier(tx, now),
+      reminders: await countReminders(tx),
     }));
     const tiers = Object.fromEntries(
       TIERS.map((t) => {
@@ -61,9 +73,9 @@ export class PartitionStatusService {
         active: counts.reduce((n, c) => n + c.active, 0),
       },
       reminders: { pending: reminders.PENDING ?? 0, fired: reminders.FIRED ?? 0 },
-      embedding: { provider: this.ctx.embeddings.kind, model: this.ctx.embeddings.model },
-      operatingMode: this.ctx.config.OPERATING_MODE,
-      persistence: persistenceOf(this.ctx),
+      embedding: { provider: this.deps.embeddings.kind, model: this.deps.embeddings.model },
+      operatingMode: this.deps.config.OPERATING_MODE,
+      persistence: persistenceOf(this.deps),
     };
   }
 }

@@ -1,12 +1,11 @@
 import type { Database } from '@care/db';
-import { buildApp, openTestDatabase } from '../../test/support/test-app';
-import { MemoryExistsError } from './memory.errors';
-import { MemoriesService } from './memories.service';
-import type { MemoryContext } from './memory-context';
+import { buildApp, openTestDatabase } from './support/test-app';
+import { MemoryExistsError } from '../src/memories/memory.errors';
+import { MemoriesService } from '../src/memories/memories.service';
 
 describe('MemoriesService.remember: concurrent writes of one partition share a transaction', () => {
   let database: Database;
-  let ctx: MemoryContext;
+  let deps: ConstructorParameters<typeof MemoriesService>[0];
   let transactions: number;
 
   beforeAll(async () => {
@@ -24,7 +23,7 @@ describe('MemoriesService.remember: concurrent writes of one partition share a t
         return database.withTenant(tenantId, fn);
       },
     };
-    ctx = { ...buildApp(database).ctx, database: counted };
+    deps = { ...buildApp(database).deps, database: counted };
   });
 
   const note = (id: string, text: string) => ({
@@ -36,7 +35,7 @@ describe('MemoriesService.remember: concurrent writes of one partition share a t
   });
 
   it('stores each memory once, in one transaction, and answers each request with its own memory', async () => {
-    const service = new MemoriesService(ctx);
+    const service = new MemoriesService(deps);
     const ids = ['a1', 'a2', 'a3', 'a4', 'a5'];
     const views = await Promise.all(ids.map((id) => service.remember('p-batch', note(id, `note ${id}`))));
     expect(transactions).toBe(1);
@@ -46,7 +45,7 @@ describe('MemoriesService.remember: concurrent writes of one partition share a t
   });
 
   it('answers 409 only to the request whose id is taken, also when two requests of one batch share an id', async () => {
-    const service = new MemoriesService(ctx);
+    const service = new MemoriesService(deps);
     await service.remember('p-taken', note('old', 'already here'));
     const settled = await Promise.allSettled([
       service.remember('p-taken', note('new1', 'first new')),
@@ -62,7 +61,7 @@ describe('MemoriesService.remember: concurrent writes of one partition share a t
   });
 
   it('fails only the memory the database refuses; the others of its batch are stored', async () => {
-    const service = new MemoriesService(ctx);
+    const service = new MemoriesService(deps);
     const settled = await Promise.allSettled([
       service.remember('p-bad', note('good1', 'fine')),
       service.remember('p-bad', note('bad', 'a NUL \u0000 PostgreSQL text cannot hold')),
@@ -75,7 +74,7 @@ describe('MemoriesService.remember: concurrent writes of one partition share a t
   });
 
   it('keeps partitions apart: one transaction per partition, each memory in its own', async () => {
-    const service = new MemoriesService(ctx);
+    const service = new MemoriesService(deps);
     await Promise.all([
       service.remember('p-x', note('x1', 'in x')),
       service.remember('p-y', note('y1', 'in y')),

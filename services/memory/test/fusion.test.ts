@@ -4,12 +4,11 @@ import {
   questionStatement,
   DEFAULT_FUSION,
   fuse,
-  reinforcedStrength,
   scoreCandidate,
-  TIERS,
   withContext,
   type CandidateEvidence,
-} from './fusion';
+} from '../src/recall/fusion';
+import { reinforcedStrength, TIERS } from '../src/memories/memory.model';
 
 const NOW = new Date('2030-01-01T00:00:00Z');
 const DAY = 86_400_000;

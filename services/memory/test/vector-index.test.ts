@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { vectorLiteral, vectorType } from './vector-index';
+import { vectorLiteral, vectorType } from '../src/db/vector-index';
 
 describe('vectorLiteral', () => {
   it('names exactly the float32 components the full double text rounds to', () => {

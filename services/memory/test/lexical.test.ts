@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { coverage, idf, orTsquery } from './lexical';
+import { coverage, idf, orTsquery } from '../src/recall/lexical';
 
 describe('lexical scoring', () => {
   it('weighs rarer terms more and never goes negative', () => {
