@@ -27,12 +27,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const svc = path.join(here, '..', '..', 'services', 'memory');
 const load = (p) => require(path.join(svc, 'dist', p));
-const { createApp, createMemoryContext } = load('app.js');
+const { createApp, createAppDeps } = load('app.js');
 const { loadMemoryConfig } = load('config.js');
 const { openMemoryDatabase } = load('db/open-memory-database.js');
 const { VectorIndexes } = load('db/vector-index.js');
 const { BuiltinEmbeddingProvider } = load('embeddings/builtin.provider.js');
-const { RecallService } = load('recall/recall.service.js');
 const { LexicalIndex } = load('recall/lexical-index.js');
 const { findCandidates } = load('recall/recall.repository.js');
 const { createLogger } = require(path.join(svc, 'node_modules', '@care', 'service-kit'));
@@ -192,8 +191,8 @@ async function measureSize(n) {
 
   // Baselines, interleaved with the recall they compare to: the same recall with the HNSW index disabled (exact
   // scan), and the same recall with the full-text half in SQL (GIN match and scoring, as before ADR 0305).
-  const service = new RecallService(createMemoryContext(deps));
-  const sqlText = new RecallService(createMemoryContext({ ...deps, lexicalIndex: null }));
+  const service = createAppDeps(deps).recall;
+  const sqlText = createAppDeps({ ...deps, lexicalIndex: null }).recall;
   const exactN = Math.min(n >= 100000 ? 30 : 60, QUERIES);
   // Its term statistics warm, as the app's are after the cold pass.
   for (let i = 0; i < exactN; i++)
