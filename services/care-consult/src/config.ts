@@ -179,7 +179,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 /** The active chat engine: explicit LLM_PROVIDER, else the first provider whose key is set, else offline. */
-export function activeLlmProvider(config: AppConfig): LlmProviderName {
+export function activeLlmProvider(
+  config: Pick<AppConfig, 'LLM_PROVIDER' | 'LLM_API_KEY' | 'ALT_LLM_API_KEY'>,
+): LlmProviderName {
   if (config.LLM_PROVIDER) return config.LLM_PROVIDER;
   if (config.LLM_API_KEY) return 'openai';
   if (config.ALT_LLM_API_KEY) return 'anthropic';

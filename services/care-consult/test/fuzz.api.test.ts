@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { AgentsQuery, ChatRequest, JsonRpcMessage, RelayTicketRequest } from '@care/contracts';
 import { fuzzHttp, type FuzzRoute } from '@care/service-kit/testing';
 import { AuditListQuery } from '../src/audit/audit.routes';
-import { ThreadHistoryQuery } from '../src/chat/chat.routes';
+import { ThreadHistoryQuery } from '../src/threads/threads.schemas';
 import { aUser } from './builders/user.builder';
 import { SHIPPED_WORKSPACE } from './chat/support/chat-app';
 import { RELAY_ENV } from './relay/support/relay-fixtures';

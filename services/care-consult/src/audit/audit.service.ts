@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import { ForbiddenError, storableText, ValidationError } from '@care/service-kit';
 import type { Logger } from '@care/service-kit';
-import { insertAuditEvents, listAuditEvents, type AuditEventRow, type NewAuditEventRow } from './audit.repository';
+import {
+  insertAuditEvents,
+  listAuditEvents,
+  type AuditEventRow,
+  type NewAuditEventRow,
+} from './audit.repository';
 
 /** Outcome of an audited action. */
 export type AuditOutcome = 'success' | 'failure' | 'denied';
@@ -72,11 +77,15 @@ export class AuditService {
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly database: Database,
-    private readonly logger: Logger,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  private readonly database: Database;
+  private readonly logger: Logger;
+  private readonly clock: () => Date;
+
+  constructor(deps: { database: Database; logger: Logger; clock?: () => Date }) {
+    this.database = deps.database;
+    this.logger = deps.logger;
+    this.clock = deps.clock ?? (() => new Date());
+  }
 
   /** Queues one event; the promise settles (never rejects) once its batch was written or failed. */
   record(input: AuditInput): Promise<void> {
@@ -123,11 +132,17 @@ export class AuditService {
         await insertAuditEvents(this.database.db, tenantId, rows);
       } catch (err) {
         if (rows.length === 1) {
-          this.logger.error({ err: (err as Error).message, events: 1, actions: [rows[0]!.action] }, 'audit write failed');
+          this.logger.error(
+            { err: (err as Error).message, events: 1, actions: [rows[0]!.action] },
+            'audit write failed',
+          );
           continue;
         }
         // One event the database refuses must not cost the others of its batch (ADR 0008): write them one by one.
-        this.logger.warn({ err: (err as Error).message, events: rows.length }, 'audit batch refused; writing its events one by one');
+        this.logger.warn(
+          { err: (err as Error).message, events: rows.length },
+          'audit batch refused; writing its events one by one',
+        );
         for (const row of rows) await this.writeOne(tenantId, row);
       }
     }
@@ -137,7 +152,10 @@ export class AuditService {
     try {
       await insertAuditEvents(this.database.db, tenantId, [row]);
     } catch (err) {
-      this.logger.error({ err: (err as Error).message, events: 1, actions: [row.action] }, 'audit write failed');
+      this.logger.error(
+        { err: (err as Error).message, events: 1, actions: [row.action] },
+        'audit write failed',
+      );
     }
   }
 
@@ -145,9 +163,15 @@ export class AuditService {
    * A page of the caller's tenant events, newest first. Tenant admins see the whole tenant; everyone else
    * sees only their own actions (asking for another actor is 403).
    */
-  async list(caller: { tenantId: string; userId: string; admin: boolean }, q: AuditQuery): Promise<AuditPage> {
+  async list(
+    caller: { tenantId: string; userId: string; admin: boolean },
+    q: AuditQuery,
+  ): Promise<AuditPage> {
     if (!caller.admin && q.actorId !== undefined && q.actorId !== caller.userId) {
-      throw new ForbiddenError('Only tenant administrators can read other users\u2019 audit events', 'AUDIT_FORBIDDEN');
+      throw new ForbiddenError(
+        'Only tenant administrators can read other users\u2019 audit events',
+        'AUDIT_FORBIDDEN',
+      );
     }
     const before = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     await this.flush();
@@ -184,9 +208,12 @@ function decodeCursor(cursor: string): { occurredAt: Date; id: string } {
   try {
     const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const occurredAt = new Date(time);
-    if (typeof id === 'string' && UUID.test(id) && !Number.isNaN(occurredAt.getTime())) return { occurredAt, id };
+    if (typeof id === 'string' && UUID.test(id) && !Number.isNaN(occurredAt.getTime()))
+      return { occurredAt, id };
   } catch {
     // fall through to the validation error
   }
-  throw new ValidationError('The cursor is invalid', [{ pointer: '/query/cursor', detail: 'is not a cursor this API returned' }]);
+  throw new ValidationError('The cursor is invalid', [
+    { pointer: '/query/cursor', detail: 'is not a cursor this API returned' },
+  ]);
 }

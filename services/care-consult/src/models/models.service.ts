@@ -44,11 +44,32 @@ export function activeModel(config: AppConfig): string {
   return defaultModelOf(config, activeLlmProvider(config));
 }
 
-function defaultModelOf(config: AppConfig, p: LlmProviderName): string {
-  return { offline: OFFLINE_MODEL_ID, openai: config.LLM_MODEL, anthropic: config.ALT_LLM_MODEL, ollama: config.LOCAL_LLM_MODEL }[p];
+function defaultModelOf(config: ModelsConfig, p: LlmProviderName): string {
+  return {
+    offline: OFFLINE_MODEL_ID,
+    openai: config.LLM_MODEL,
+    anthropic: config.ALT_LLM_MODEL,
+    ollama: config.LOCAL_LLM_MODEL,
+  }[p];
 }
 
 type ModelList = ProbeResult<string[]>;
+
+/** The settings the models service reads: the provider choice, their URLs, keys and models, the probe bounds. */
+type ModelsConfig = Pick<
+  AppConfig,
+  | 'LLM_PROVIDER'
+  | 'LLM_API_KEY'
+  | 'LLM_BASE_URL'
+  | 'LLM_MODEL'
+  | 'ALT_LLM_API_KEY'
+  | 'ALT_LLM_BASE_URL'
+  | 'ALT_LLM_MODEL'
+  | 'LOCAL_LLM_BASE_URL'
+  | 'LOCAL_LLM_MODEL'
+  | 'LLM_PROBE_TIMEOUT_MS'
+  | 'LLM_PROBE_CACHE_MS'
+>;
 
 /**
  * Lists the configured LLM providers and their models, asking each provider's own list endpoint (OpenAI
@@ -58,18 +79,25 @@ type ModelList = ProbeResult<string[]>;
 export class ModelsService {
   private readonly lists: Record<Exclude<LlmProviderName, 'offline'>, CachedProbe<ModelList>>;
 
-  constructor(
-    private readonly config: AppConfig,
-    fetchFn: FetchFn,
-    now: () => number = Date.now,
-  ) {
+  private readonly config: ModelsConfig;
+
+  constructor(deps: { config: ModelsConfig; fetch: FetchFn; clock?: () => Date }) {
+    const { config, fetch: fetchFn } = deps;
+    this.config = config;
+    const now = deps.clock ? () => deps.clock!().getTime() : Date.now;
     const t = { timeoutMs: config.LLM_PROBE_TIMEOUT_MS };
     const ttl = config.LLM_PROBE_CACHE_MS;
     const ids = (r: ProbeResult<{ data?: Array<{ id?: unknown }> }>): ModelList =>
       r.ok ? { ok: true, value: (r.value.data ?? []).map((m) => String(m.id ?? '')).filter(Boolean) } : r;
     this.lists = {
       openai: new CachedProbe(
-        async () => ids(await probeJson(fetchFn, joinUrl(config.LLM_BASE_URL, 'models'), { ...t, headers: { authorization: `Bearer ${config.LLM_API_KEY}` } })),
+        async () =>
+          ids(
+            await probeJson(fetchFn, joinUrl(config.LLM_BASE_URL, 'models'), {
+              ...t,
+              headers: { authorization: `Bearer ${config.LLM_API_KEY}` },
+            }),
+          ),
         ttl,
         now,
       ),
@@ -86,8 +114,14 @@ export class ModelsService {
       ),
       ollama: new CachedProbe(
         async () => {
-          const r = await probeJson<{ models?: Array<{ name?: unknown }> }>(fetchFn, joinUrl(config.LOCAL_LLM_BASE_URL, 'api/tags'), t);
-          return r.ok ? { ok: true, value: (r.value.models ?? []).map((m) => String(m.name ?? '')).filter(Boolean) } : r;
+          const r = await probeJson<{ models?: Array<{ name?: unknown }> }>(
+            fetchFn,
+            joinUrl(config.LOCAL_LLM_BASE_URL, 'api/tags'),
+            t,
+          );
+          return r.ok
+            ? { ok: true, value: (r.value.models ?? []).map((m) => String(m.name ?? '')).filter(Boolean) }
+            : r;
         },
         ttl,
         now,
@@ -100,11 +134,23 @@ export class ModelsService {
     const c = this.config;
     const active = activeLlmProvider(c);
     const ext = [
-      { id: 'openai' as const, name: 'OpenAI-compatible API', configured: !!c.LLM_API_KEY, endpoint: c.LLM_BASE_URL },
-      { id: 'anthropic' as const, name: 'Anthropic', configured: !!c.ALT_LLM_API_KEY, endpoint: c.ALT_LLM_BASE_URL },
+      {
+        id: 'openai' as const,
+        name: 'OpenAI-compatible API',
+        configured: !!c.LLM_API_KEY,
+        endpoint: c.LLM_BASE_URL,
+      },
+      {
+        id: 'anthropic' as const,
+        name: 'Anthropic',
+        configured: !!c.ALT_LLM_API_KEY,
+        endpoint: c.ALT_LLM_BASE_URL,
+      },
       { id: 'ollama' as const, name: 'Ollama (local)', configured: true, endpoint: c.LOCAL_LLM_BASE_URL },
     ];
-    const probed = await Promise.all(ext.map((p) => (p.configured ? this.lists[p.id].get() : Promise.resolve(undefined))));
+    const probed = await Promise.all(
+      ext.map((p) => (p.configured ? this.lists[p.id].get() : Promise.resolve(undefined))),
+    );
     const providers: ProviderStatus[] = [
       {
         id: 'offline',

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@care/db';
-import { chatCheckpoints, chatThreads } from './threads.schema';
+import { chatCheckpoints, chatThreads } from '../db/schema';
 
 /** A stored checkpoint as plain data. */
 export type CheckpointRow = typeof chatCheckpoints.$inferSelect;
@@ -11,8 +11,7 @@ export type ThreadRow = typeof chatThreads.$inferSelect;
 
 /** Result of {@link acquireTurn}. */
 export type AcquireResult =
-  | { ok: true; lastCheckpointId: string | null }
-  | { ok: false; reason: 'busy' | 'not_owner' };
+  { ok: true; lastCheckpointId: string | null } | { ok: false; reason: 'busy' | 'not_owner' };
 
 /**
  * Marks the thread busy for one turn, creating it when new, in one statement (the `chat_acquire_turn` SQL
@@ -38,7 +37,12 @@ export async function acquireTurn(
  * expired and was taken over must not free the new holder), in one statement (the `chat_complete_turn` SQL
  * function, migration 0005; `db` as for {@link acquireTurn}). Returns the checkpoint's turn number.
  */
-export async function completeTurn(db: Db, turnId: string, checkpoint: NewCheckpointRow, now: Date): Promise<number> {
+export async function completeTurn(
+  db: Db,
+  turnId: string,
+  checkpoint: NewCheckpointRow,
+  now: Date,
+): Promise<number> {
   const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
   const { rows } = await db.execute<{ seq: number }>(
     sql`select chat_complete_turn(${checkpoint.tenantId}, ${checkpoint.threadId}, ${turnId}::uuid, ${checkpoint.checkpointId}::uuid,
@@ -51,16 +55,28 @@ export async function completeTurn(db: Db, turnId: string, checkpoint: NewCheckp
 }
 
 /** Frees the thread without a checkpoint (the turn could not be recorded). */
-export async function releaseTurn(tx: Tx, input: { tenantId: string; threadId: string; turnId: string }): Promise<void> {
+export async function releaseTurn(
+  tx: Tx,
+  input: { tenantId: string; threadId: string; turnId: string },
+): Promise<void> {
   await tx
     .update(chatThreads)
     .set({ busyTurn: null, busyUntil: null })
-    .where(and(eq(chatThreads.tenantId, input.tenantId), eq(chatThreads.threadId, input.threadId), eq(chatThreads.busyTurn, input.turnId)));
+    .where(
+      and(
+        eq(chatThreads.tenantId, input.tenantId),
+        eq(chatThreads.threadId, input.threadId),
+        eq(chatThreads.busyTurn, input.turnId),
+      ),
+    );
 }
 
 /** The thread row, or undefined. */
 export async function findThread(tx: Tx, tenantId: string, threadId: string): Promise<ThreadRow | undefined> {
-  const [row] = await tx.select().from(chatThreads).where(and(eq(chatThreads.tenantId, tenantId), eq(chatThreads.threadId, threadId)));
+  const [row] = await tx
+    .select()
+    .from(chatThreads)
+    .where(and(eq(chatThreads.tenantId, tenantId), eq(chatThreads.threadId, threadId)));
   return row;
 }
 
@@ -90,7 +106,11 @@ export async function listThreads(
   tx: Tx,
   input: { tenantId: string; ownerId: string; limit: number; after?: { updatedAt: Date; threadId: string } },
 ): Promise<ThreadListRow[]> {
-  const where = [eq(chatThreads.tenantId, input.tenantId), eq(chatThreads.ownerId, input.ownerId), gt(chatThreads.turns, 0)];
+  const where = [
+    eq(chatThreads.tenantId, input.tenantId),
+    eq(chatThreads.ownerId, input.ownerId),
+    gt(chatThreads.turns, 0),
+  ];
   if (input.after) {
     const at = input.after.updatedAt.toISOString();
     where.push(
@@ -99,7 +119,10 @@ export async function listThreads(
   }
   // Correlated by explicit table-qualified names: drizzle renders a column inside a select list unqualified,
   // which inside the subquery would bind to the checkpoint's own column.
-  const firstMessages = sql<Array<{ role: string; content: string }> | null>`(select c.messages from chat_checkpoints c
+  const firstMessages = sql<Array<{
+    role: string;
+    content: string;
+  }> | null>`(select c.messages from chat_checkpoints c
     where c.tenant_id = "chat_threads"."tenant_id" and c.thread_id = "chat_threads"."thread_id" and c.seq = 1 limit 1)`;
   const rows = await tx
     .select({ thread: chatThreads, firstMessages })

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { TenantRequiredError, type Database } from '@care/db';
 import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
-import { acquireTurn, completeTurn, findThread, listCheckpoints, listThreads, releaseTurn, type CheckpointRow } from './threads.repository';
+import {
+  acquireTurn,
+  completeTurn,
+  findThread,
+  listCheckpoints,
+  listThreads,
+  releaseTurn,
+  type CheckpointRow,
+} from './threads.repository';
 
 /** Whose thread: tenant (RLS) and user (owner). */
 export interface ThreadScope {
@@ -104,14 +112,18 @@ function encodeListCursor(updatedAt: Date, threadId: string): string {
 }
 
 function decodeListCursor(cursor: string): { updatedAt: Date; threadId: string } {
-  const invalid = () => new ValidationError('Invalid cursor', [{ pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' }]);
+  const invalid = () =>
+    new ValidationError('Invalid cursor', [
+      { pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' },
+    ]);
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const bar = text.indexOf('|');
   const at = text.slice(0, bar);
   const updatedAt = new Date(at);
   const threadId = text.slice(bar + 1);
-  if (bar < 0 || Number.isNaN(updatedAt.getTime()) || updatedAt.toISOString() !== at || !threadId) throw invalid();
+  if (bar < 0 || Number.isNaN(updatedAt.getTime()) || updatedAt.toISOString() !== at || !threadId)
+    throw invalid();
   return { updatedAt, threadId };
 }
 
@@ -140,11 +152,16 @@ function view(row: CheckpointRow): CheckpointView {
  * upper bound of a turn, so a crashed replica cannot wedge a thread.
  */
 export class ThreadsService {
-  constructor(
-    private readonly database: Database,
-    private readonly leaseMs: number,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  private readonly database: Database;
+  /** How long a turn holds the thread (the turn's bound plus a margin); an expired lease no longer blocks. */
+  private readonly leaseMs: number;
+  private readonly clock: () => Date;
+
+  constructor(deps: { database: Database; leaseMs: number; clock?: () => Date }) {
+    this.database = deps.database;
+    this.leaseMs = deps.leaseMs;
+    this.clock = deps.clock ?? (() => new Date());
+  }
 
   /** Starts a turn on the caller's thread `threadId` (created when unknown). 409 when busy, 404 when not the caller's. */
   async begin(scope: ThreadScope, threadId: string): Promise<TurnLease> {
@@ -162,7 +179,14 @@ export class ThreadsService {
   }
 
   private lease(threadId: string): Omit<TurnLease, 'parentId'> & { parentId: null } {
-    return { threadId, turnId: randomUUID(), checkpointId: randomUUID(), parentId: null, startedAt: this.clock(), ready: Promise.resolve() };
+    return {
+      threadId,
+      turnId: randomUUID(),
+      checkpointId: randomUUID(),
+      parentId: null,
+      startedAt: this.clock(),
+      ready: Promise.resolve(),
+    };
   }
 
   private async acquire(scope: ThreadScope, lease: Omit<TurnLease, 'parentId'>): Promise<string | null> {
@@ -177,7 +201,11 @@ export class ThreadsService {
       until: new Date(now.getTime() + this.leaseMs),
     });
     if (!result.ok) {
-      if (result.reason === 'busy') throw new ConflictError('This thread is answering another request; try again when it is done', 'THREAD_BUSY');
+      if (result.reason === 'busy')
+        throw new ConflictError(
+          'This thread is answering another request; try again when it is done',
+          'THREAD_BUSY',
+        );
       throw new NotFoundError(`No thread with id "${lease.threadId}"`, 'THREAD_NOT_FOUND');
     }
     return result.lastCheckpointId;
@@ -216,7 +244,12 @@ export class ThreadsService {
     const after = page.cursor === undefined ? undefined : decodeListCursor(page.cursor);
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
     return this.database.withTenant(scope.tenantId, async (tx) => {
-      const rows = await listThreads(tx, { tenantId: scope.tenantId, ownerId: scope.userId, limit: page.limit + 1, after });
+      const rows = await listThreads(tx, {
+        tenantId: scope.tenantId,
+        ownerId: scope.userId,
+        limit: page.limit + 1,
+        after,
+      });
       const more = rows.length > page.limit;
       const items = rows.slice(0, page.limit);
       const now = this.clock();
@@ -237,19 +270,31 @@ export class ThreadsService {
   }
 
   /** A page of the caller's thread, newest checkpoint first; `cursor` continues from a previous page. */
-  async history(scope: ThreadScope, threadId: string, page: { limit: number; cursor?: string }): Promise<ThreadHistory> {
+  async history(
+    scope: ThreadScope,
+    threadId: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<ThreadHistory> {
     let beforeSeq: number | undefined;
     if (page.cursor !== undefined) {
       if (!/^[1-9][0-9]{0,8}$/.test(page.cursor)) {
-        throw new ValidationError('Invalid cursor', [{ pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' }]);
+        throw new ValidationError('Invalid cursor', [
+          { pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' },
+        ]);
       }
       beforeSeq = Number(page.cursor);
     }
     return this.database.withTenant(scope.tenantId, async (tx) => {
       const thread = await findThread(tx, scope.tenantId, threadId);
       // Another user's thread in the same tenant answers like a missing one: its existence is not revealed.
-      if (!thread || thread.ownerId !== scope.userId) throw new NotFoundError(`No thread with id "${threadId}"`, 'THREAD_NOT_FOUND');
-      const rows = await listCheckpoints(tx, { tenantId: scope.tenantId, threadId, limit: page.limit + 1, beforeSeq });
+      if (!thread || thread.ownerId !== scope.userId)
+        throw new NotFoundError(`No thread with id "${threadId}"`, 'THREAD_NOT_FOUND');
+      const rows = await listCheckpoints(tx, {
+        tenantId: scope.tenantId,
+        threadId,
+        limit: page.limit + 1,
+        beforeSeq,
+      });
       const more = rows.length > page.limit;
       const items = rows.slice(0, page.limit);
       return {
