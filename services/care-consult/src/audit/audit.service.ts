@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
+import type { AuditPage, Static } from '@care/contracts';
 import { ForbiddenError, storableText, ValidationError } from '@care/service-kit';
 import type { Logger } from '@care/service-kit';
-import {
-  insertAuditEvents,
-  listAuditEvents,
-  type AuditEventRow,
-  type NewAuditEventRow,
-} from './audit.repository';
+import { insertAuditEvents, listAuditEvents, type NewAuditEventRow } from './audit.repository';
 
 /** Outcome of an audited action. */
 export type AuditOutcome = 'success' | 'failure' | 'denied';
@@ -42,10 +38,7 @@ export interface AuditQuery {
 }
 
 /** A page of events plus the cursor of the next (older) page. */
-export interface AuditPage {
-  items: Array<Omit<AuditEventRow, 'occurredAt'> & { occurredAt: string }>;
-  nextCursor: string | null;
-}
+type AuditEventsPage = Static<typeof AuditPage>;
 
 const MAX_META_KEYS = 20;
 const MAX_META_STRING = 200;
@@ -166,7 +159,7 @@ export class AuditService {
   async list(
     caller: { tenantId: string; userId: string; admin: boolean },
     q: AuditQuery,
-  ): Promise<AuditPage> {
+  ): Promise<AuditEventsPage> {
     if (!caller.admin && q.actorId !== undefined && q.actorId !== caller.userId) {
       throw new ForbiddenError(
         'Only tenant administrators can read other users\u2019 audit events',

@@ -14,7 +14,7 @@ export interface OpenRoute {
   path: string;
 }
 
-/** The only `/api` routes open without a token (DESIGN section 5): health and the OAuth relay callback. */
+/** The only `/api` routes open without a token (ADR 0200): health and the OAuth relay callback. */
 export const OPEN_ROUTES: readonly OpenRoute[] = [
   { method: 'GET', path: '/health' },
   { method: 'GET', path: '/relay/callback' },
@@ -37,7 +37,10 @@ export function createVerifier(config: AppConfig): AccessTokenVerifier {
   if (!config.JWT_SECRET) {
     return {
       verify: async () => {
-        throw new UnauthorizedError('No JWT_SECRET is configured: tokens cannot be verified', 'INVALID_TOKEN');
+        throw new UnauthorizedError(
+          'No JWT_SECRET is configured: tokens cannot be verified',
+          'INVALID_TOKEN',
+        );
       },
     };
   }
@@ -66,7 +69,10 @@ export function isOpenRoute(method: string, path: string, open: readonly OpenRou
  * Middleware for `/api`: every request needs a valid bearer token (401 otherwise) except the open routes.
  * One place decides, so a new feature router is protected without doing anything.
  */
-export function requireBearer(verifier: AccessTokenVerifier, open: readonly OpenRoute[] = OPEN_ROUTES): RequestHandler {
+export function requireBearer(
+  verifier: AccessTokenVerifier,
+  open: readonly OpenRoute[] = OPEN_ROUTES,
+): RequestHandler {
   const auth = bearerAuth(verifier);
   return (req, res, next) => (isOpenRoute(req.method, req.path, open) ? next() : auth(req, res, next));
 }

@@ -9,7 +9,7 @@ import type { MemoryClient, RecalledMemory } from '../tools/memory.client';
 import type { ToolContext } from '../tools/tool.types';
 import type { EmitFn } from './chat-events';
 
-/** Name of the engine step in `tool_start`/`tool_end` (spec section 6 event types; no new event type). */
+/** Name of the engine step in `tool_start`/`tool_end` (the event types of ADR 0400; no new event type). */
 export const KB_SEARCH_STEP = 'search_knowledge_base';
 
 /**
@@ -30,7 +30,12 @@ export function relevantPassage(question: string, m: { text: string; rank: numbe
  * The floor for the person's own memories: lower, since they are few and already narrowed to the person (a
  * question names "medicine" where the memory names the medicine itself).
  */
-export const MEMORY_FLOOR = { coverage: 0.3, textScore: 0.25, vectorSimilarity: 0.5, vectorTextScore: 0.1 } as const;
+export const MEMORY_FLOOR = {
+  coverage: 0.3,
+  textScore: 0.25,
+  vectorSimilarity: 0.5,
+  vectorTextScore: 0.1,
+} as const;
 
 /** Share of the question's distinct content words found in the text (the offline engine's tokenizer). */
 export function coverage(question: string, text: string): number {
@@ -46,7 +51,11 @@ export const KB_MAX_SOURCES = 3;
 export const KB_TOP_K = candidatesFor(KB_MAX_SOURCES);
 
 /** True when a recalled memory of the person clears the memory floor. */
-export function relevant(question: string, m: RecalledMemory, floor: typeof MEMORY_FLOOR = MEMORY_FLOOR): boolean {
+export function relevant(
+  question: string,
+  m: RecalledMemory,
+  floor: typeof MEMORY_FLOOR = MEMORY_FLOOR,
+): boolean {
   // The service's lexical score weighs terms by their rarity in the partition, which says little in a small one;
   // the plain share of the question's words found is checked beside it.
   if (coverage(question, m.text) >= floor.coverage) return true;
@@ -80,7 +89,12 @@ export function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
  * framed as a `search_knowledge_base` tool pair; failures are reported in `tool_end` and leave the turn without
  * knowledge-base sources. Returns the passages that clear the floor, best first.
  */
-export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext, question: string, emit: EmitFn): Promise<RecalledMemory[]> {
+export async function searchKnowledgeBase(
+  client: MemoryClient,
+  ctx: ToolContext,
+  question: string,
+  emit: EmitFn,
+): Promise<RecalledMemory[]> {
   const started = performance.now();
   const query = question.slice(0, 2000);
   emit({ event: 'tool_start', data: { type: 'tool_start', tool: KB_SEARCH_STEP, params: { query } } });
@@ -88,7 +102,9 @@ export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext
   let hits: RecalledMemory[] = [];
   let error: string | undefined;
   try {
-    const recalled = (await client.recall(ctx.tenantId, query, KB_TOP_K, ctx.signal, { tagsAny: ['kb'] })).filter((m) => m.tags?.includes('kb'));
+    const recalled = (
+      await client.recall(ctx.tenantId, query, KB_TOP_K, ctx.signal, { tagsAny: ['kb'] })
+    ).filter((m) => m.tags?.includes('kb'));
     // Best first by the re-ranked score, which also becomes the source's score (the order of the numbering).
     hits = rankPassages(query, recalled)
       .filter((m) => relevantPassage(query, m))
@@ -108,14 +124,23 @@ export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       status,
       allowed: true,
-      result: { bytes: Buffer.byteLength(JSON.stringify(summary), 'utf8'), count: hits.length, passages: summary, ...(error ? { error } : {}) },
+      result: {
+        bytes: Buffer.byteLength(JSON.stringify(summary), 'utf8'),
+        count: hits.length,
+        passages: summary,
+        ...(error ? { error } : {}),
+      },
     },
   });
   return hits;
 }
 
 /** Numbers the sources: the person's own memories and the knowledge-base passages, most relevant first. */
-export function numberSources(question: string, kb: RecalledMemory[], memories: RecalledMemory[]): GroundingSource[] {
+export function numberSources(
+  question: string,
+  kb: RecalledMemory[],
+  memories: RecalledMemory[],
+): GroundingSource[] {
   const all = [...memories.filter((m) => relevant(question, m)).map(memorySource), ...kb.map(kbSource)];
   all.sort((a, b) => b.score - a.score);
   return all.map((s, i) => ({ ...s, n: i + 1 }));

@@ -1,43 +1,14 @@
+import type { LocalLlmStatus, ModelsResponse, Static } from '@care/contracts';
 import { activeLlmProvider, type AppConfig, type LlmProviderName } from '../config';
 import { CachedProbe, joinUrl, probeJson, safeUrl, type FetchFn, type ProbeResult } from './http-probe';
 
 /** Model id of the built-in offline engine (answers from skill documents, no model server). */
 export const OFFLINE_MODEL_ID = 'care-offline-skills';
 
-/** What one provider reports. */
-export interface ProviderStatus {
-  id: LlmProviderName;
-  name: string;
-  /** Has what it needs to be used (a key, or a URL for Ollama). */
-  configured: boolean;
-  active: boolean;
-  /** The built-in engine that needs no network. */
-  offline: boolean;
-  /** Base URL without credentials; null for the offline engine. */
-  endpoint: string | null;
-  /** Whether the provider answered its model list; null when not probed (not configured). */
-  reachable: boolean | null;
-  /** The model this service would use with the provider. */
-  defaultModel: string;
-  models: string[];
-  error: string | null;
-}
-
 /** `GET /api/models` answer. */
-export interface ModelsResponse {
-  active: { provider: LlmProviderName; model: string };
-  providers: ProviderStatus[];
-}
-
-/** Status of the Ollama server in the health response (spec: local inference status object). */
-export interface LocalLlmStatus {
-  status: 'connected' | 'unreachable';
-  endpoint: string;
-  reachable: boolean;
-  activeModel: string;
-  availableModels: string[];
-  error: string | null;
-}
+type ModelsAnswer = Static<typeof ModelsResponse>;
+/** What one provider reports: whether it is configured and active, its endpoint, whether it answered, its models. */
+type ProviderStatus = ModelsAnswer['providers'][number];
 
 /** The model the active provider uses. */
 export function activeModel(config: AppConfig): string {
@@ -130,7 +101,7 @@ export class ModelsService {
   }
 
   /** Every provider with its models, and which one is active. */
-  async models(): Promise<ModelsResponse> {
+  async models(): Promise<ModelsAnswer> {
     const c = this.config;
     const active = activeLlmProvider(c);
     const ext = [
@@ -184,7 +155,7 @@ export class ModelsService {
   }
 
   /** The Ollama server status for `/api/health`. */
-  async localLlm(): Promise<LocalLlmStatus> {
+  async localLlm(): Promise<Static<typeof LocalLlmStatus>> {
     const r = await this.lists.ollama.get();
     return {
       status: r.ok ? 'connected' : 'unreachable',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TenantRequiredError, type Database } from '@care/db';
+import type { ThreadCheckpoint, ThreadHistory, ThreadList, Static } from '@care/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
 import {
   acquireTurn,
@@ -49,52 +50,11 @@ export interface TurnRecord {
 }
 
 /** A checkpoint as `GET /api/chat/threads/{thread_id}` shows it. */
-export interface CheckpointView {
-  checkpoint_id: string;
-  parent_id: string | null;
-  seq: number;
-  agent_id: string | null;
-  status: string;
-  provider: string | null;
-  model: string | null;
-  messages: Array<{ role: string; content: string }>;
-  tool_calls: unknown[];
-  suggestions: string[];
-  refusal: Record<string, string> | null;
-  error: { code: string; message: string } | null;
-  started_at: string;
-  completed_at: string;
-}
-
+type CheckpointView = Static<typeof ThreadCheckpoint>;
 /** One page of a thread's history, newest first. */
-export interface ThreadHistory {
-  thread_id: string;
-  agent_id: string | null;
-  turns: number;
-  busy: boolean;
-  created_at: string;
-  updated_at: string;
-  checkpoints: CheckpointView[];
-  next_cursor: string | null;
-}
-
-/** A thread as `GET /api/chat/threads` lists it. */
-export interface ThreadSummary {
-  thread_id: string;
-  /** The first user message of the thread, cut to {@link TITLE_MAX} characters; null when it has none. */
-  title: string | null;
-  agent_id: string | null;
-  turns: number;
-  busy: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-/** One page of the caller's threads, most recently active first. */
-export interface ThreadList {
-  threads: ThreadSummary[];
-  next_cursor: string | null;
-}
+type ThreadHistoryPage = Static<typeof ThreadHistory>;
+/** One page of the caller's threads, most recently active first; a title is the first user message, shortened. */
+type ThreadListPage = Static<typeof ThreadList>;
 
 /** Longest title in the thread list. */
 export const TITLE_MAX = 80;
@@ -240,7 +200,7 @@ export class ThreadsService {
   }
 
   /** A page of the caller's own threads (tenant and user), most recently active first; `cursor` continues. */
-  async list(scope: ThreadScope, page: { limit: number; cursor?: string }): Promise<ThreadList> {
+  async list(scope: ThreadScope, page: { limit: number; cursor?: string }): Promise<ThreadListPage> {
     const after = page.cursor === undefined ? undefined : decodeListCursor(page.cursor);
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
     return this.database.withTenant(scope.tenantId, async (tx) => {
@@ -274,7 +234,7 @@ export class ThreadsService {
     scope: ThreadScope,
     threadId: string,
     page: { limit: number; cursor?: string },
-  ): Promise<ThreadHistory> {
+  ): Promise<ThreadHistoryPage> {
     let beforeSeq: number | undefined;
     if (page.cursor !== undefined) {
       if (!/^[1-9][0-9]{0,8}$/.test(page.cursor)) {

@@ -7,7 +7,7 @@ export interface MemoryClientOptions {
   fetchFn?: typeof fetch;
 }
 
-/** A recalled memory as the memory service answers it (DESIGN section 6). */
+/** A recalled memory as the memory service answers it (ADR 0402). */
 export interface RecalledMemory {
   id: string;
   text: string;
@@ -65,8 +65,19 @@ export class MemoryClient {
   }
 
   /** Recall by fused scoring, narrowed by the service to `filter` when given; results as the service ranks them. */
-  async recall(tenantId: string, query: string, topK: number, signal: AbortSignal, filter?: RecallFilter): Promise<RecalledMemory[]> {
-    const body = await this.post<{ results?: RecalledMemory[] }>(tenantId, '/api/v1/memory/recall', { query, topK, ...(filter ? { filter } : {}) }, signal);
+  async recall(
+    tenantId: string,
+    query: string,
+    topK: number,
+    signal: AbortSignal,
+    filter?: RecallFilter,
+  ): Promise<RecalledMemory[]> {
+    const body = await this.post<{ results?: RecalledMemory[] }>(
+      tenantId,
+      '/api/v1/memory/recall',
+      { query, topK, ...(filter ? { filter } : {}) },
+      signal,
+    );
     return Array.isArray(body.results) ? body.results : [];
   }
 
@@ -79,7 +90,10 @@ export class MemoryClient {
   /** True when `GET /api/v1/system/status` answers 2xx within the bound. */
   async ping(signal?: AbortSignal): Promise<boolean> {
     try {
-      const res = await this.fetchFn(`${this.baseUrl}/api/v1/system/status`, { headers: this.headers(), signal: this.bound(signal) });
+      const res = await this.fetchFn(`${this.baseUrl}/api/v1/system/status`, {
+        headers: this.headers(),
+        signal: this.bound(signal),
+      });
       await res.body?.cancel();
       return res.ok;
     } catch {
