@@ -117,7 +117,7 @@ export interface AppDeps {
 }
 
 /** The package version reported by `/api/health` (same path from `src/` and `dist/`). */
-export function packageVersion(): string {
+function packageVersion(): string {
   try {
     return (
       JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }

@@ -7,7 +7,7 @@ import { ChatConfigProperties } from './chat/chat.config';
 export const SHIPPED_WORKSPACE_ROOT = path.resolve(__dirname, '..', 'workspace');
 
 /** LLM engines the chat can use; `offline` answers from skill documents without any model. */
-export const LLM_PROVIDERS = ['offline', 'openai', 'anthropic', 'ollama'] as const;
+const LLM_PROVIDERS = ['offline', 'openai', 'anthropic', 'ollama'] as const;
 /** One LLM engine name. */
 export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
 

@@ -7,7 +7,7 @@ import type { AppConfig } from '../config';
 import type { Owner } from './attachments.service';
 
 /** The multipart field holding the file. */
-export const ATTACHMENT_FIELD = 'file';
+const ATTACHMENT_FIELD = 'file';
 
 /**
  * Parses one multipart file into memory, bounded by ATTACHMENTS_MAX_BYTES; multer's limit errors become

@@ -15,7 +15,7 @@ export interface OpenRoute {
 }
 
 /** The only `/api` routes open without a token (ADR 0200): health and the OAuth relay callback. */
-export const OPEN_ROUTES: readonly OpenRoute[] = [
+const OPEN_ROUTES: readonly OpenRoute[] = [
   { method: 'GET', path: '/health' },
   { method: 'GET', path: '/relay/callback' },
 ];

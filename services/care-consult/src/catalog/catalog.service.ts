@@ -41,7 +41,7 @@ function listing(r: SkillReference): ReferenceListing {
 }
 
 /** True when `category` equals `prefix` or lies below it (segment-wise: `clinical.tri` does not match `clinical.triage`). */
-export function inCategory(category: string, prefix: string): boolean {
+function inCategory(category: string, prefix: string): boolean {
   return category === prefix || category.startsWith(`${prefix}.`);
 }
 

@@ -10,7 +10,7 @@ import type { ToolContext } from '../tools/tool.types';
 import type { EmitFn } from './chat-events';
 
 /** Name of the engine step in `tool_start`/`tool_end` (the event types of ADR 0400; no new event type). */
-export const KB_SEARCH_STEP = 'search_knowledge_base';
+const KB_SEARCH_STEP = 'search_knowledge_base';
 
 /**
  * The floor for knowledge-base passages (ADR 0422). A passage is used when its re-ranked score (recall's fused score
@@ -19,10 +19,10 @@ export const KB_SEARCH_STEP = 'search_knowledge_base';
  * is quoted and the answer says nothing was found. `rank` is calibrated on the builtin sentence encoder with
  * MedQuAD, consumer-dev and off-topic questions (their best unrelated passage scores up to ~0.56).
  */
-export const KB_FLOOR = { rank: 0.58, coverage: 0.6 } as const;
+const KB_FLOOR = { rank: 0.58, coverage: 0.6 } as const;
 
 /** True when a re-ranked knowledge-base passage clears {@link KB_FLOOR}. */
-export function relevantPassage(question: string, m: { text: string; rank: number }): boolean {
+function relevantPassage(question: string, m: { text: string; rank: number }): boolean {
   return m.rank >= KB_FLOOR.rank || coverage(question, m.text) >= KB_FLOOR.coverage;
 }
 
@@ -30,7 +30,7 @@ export function relevantPassage(question: string, m: { text: string; rank: numbe
  * The floor for the person's own memories: lower, since they are few and already narrowed to the person (a
  * question names "medicine" where the memory names the medicine itself).
  */
-export const MEMORY_FLOOR = {
+const MEMORY_FLOOR = {
   coverage: 0.3,
   textScore: 0.25,
   vectorSimilarity: 0.5,
@@ -46,9 +46,9 @@ export function coverage(question: string, text: string): number {
 }
 
 /** At most this many knowledge-base passages become sources. */
-export const KB_MAX_SOURCES = 3;
+const KB_MAX_SOURCES = 3;
 /** Knowledge-base passages recalled per turn, for the re-ranking to choose from. */
-export const KB_TOP_K = candidatesFor(KB_MAX_SOURCES);
+const KB_TOP_K = candidatesFor(KB_MAX_SOURCES);
 
 /** True when a recalled memory of the person clears the memory floor. */
 export function relevant(
@@ -66,7 +66,7 @@ export function relevant(
 }
 
 /** A knowledge-base passage as a source: `<title>\n\n<passage>` (platform-auth ADR 0107) split back apart. */
-export function kbSource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
+function kbSource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
   const [title, ...rest] = m.text.split('\n\n');
   const doc = /^kb:([^:]+):(\d+)$/.exec(m.id);
   return {
@@ -80,7 +80,7 @@ export function kbSource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
 }
 
 /** A memory of the person as a source. */
-export function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
+function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
   return { kind: 'memory', id: m.id, title: 'What you told me before', text: m.text, score: m.score ?? 0 };
 }
 

@@ -4,7 +4,7 @@ import type { ConsoleConfig, Static } from '@care/contracts';
 import type { AppDeps } from '../app';
 
 /** Folder of the console's static files; the same path from `src/console` and `dist/console`. */
-export const CONSOLE_PUBLIC_DIR = path.resolve(__dirname, '..', '..', 'public', 'console');
+const CONSOLE_PUBLIC_DIR = path.resolve(__dirname, '..', '..', 'public', 'console');
 
 function packageDir(name: string): string {
   return path.dirname(require.resolve(`${name}/package.json`));

@@ -44,7 +44,7 @@ const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true,
 const NoArgs = Type.Object({}, { additionalProperties: false });
 
 /** The care-consult tools. */
-export function careConsultTools(d: CareConsultMcpDeps): Tool[] {
+function careConsultTools(d: CareConsultMcpDeps): Tool[] {
   const audit = (c: ChatCaller, e: Omit<AuditInput, 'tenantId' | 'actorId' | 'requestId' | 'outcome'>) =>
     void d.audit.record({
       ...e,

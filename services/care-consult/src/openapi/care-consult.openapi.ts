@@ -35,7 +35,7 @@ import { CONSOLE_VENDOR_FILES } from '../console/console.routes';
 import { ThreadHistoryQuery, ThreadListQuery } from '../threads/threads.schemas';
 
 /** Path of the served document. */
-export const OPENAPI_PATH = '/openapi.json';
+const OPENAPI_PATH = '/openapi.json';
 
 /** What varies the document: configuration that changes what is mounted. */
 export interface CareConsultDocOptions {
@@ -49,7 +49,7 @@ const OPEN: string[] = [];
 const str = (description: string) => Type.Optional(Type.String({ description }));
 
 /** The operations care-consult serves, with the schemas its routes validate with. */
-export function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
+function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
   const routes: RouteDoc[] = [
     {
       method: 'get',
@@ -333,7 +333,7 @@ export function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
 }
 
 /** The OpenAPI 3.1 document of care-consult. */
-export function careConsultOpenApi(o: CareConsultDocOptions): Record<string, unknown> {
+function careConsultOpenApi(o: CareConsultDocOptions): Record<string, unknown> {
   return buildOpenApi({
     title: 'care-consult',
     version: o.version,

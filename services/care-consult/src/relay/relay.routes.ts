@@ -7,7 +7,7 @@ import { rawQueryOf, readCallbackParameters } from './relay.query';
 import { countRelay } from '../metrics/care-consult.metrics';
 
 /** Headers on every relay response, errors included: nothing here may be cached or leak through a Referer. */
-export const noStore: RequestHandler = (_req, res, next) => {
+const noStore: RequestHandler = (_req, res, next) => {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Referrer-Policy', 'no-referrer');
   next();

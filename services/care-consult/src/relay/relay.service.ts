@@ -41,7 +41,7 @@ export interface RelayRequestContext {
 }
 
 /** Audit reason of a callback that relayed the provider's error response to the app (ADR 0504). */
-export const PROVIDER_ERROR_RELAYED = 'RELAY_PROVIDER_ERROR';
+const PROVIDER_ERROR_RELAYED = 'RELAY_PROVIDER_ERROR';
 
 // What a Location header may hold; the URLs the relay builds are always ASCII (WHATWG serialisation plus form
 // encoding), so this never fires, but if it did the answer must be a 400, not a header error turned 500.

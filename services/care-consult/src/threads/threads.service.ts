@@ -57,7 +57,7 @@ type ThreadHistoryPage = Static<typeof ThreadHistory>;
 type ThreadListPage = Static<typeof ThreadList>;
 
 /** Longest title in the thread list. */
-export const TITLE_MAX = 80;
+const TITLE_MAX = 80;
 
 function titleOf(messages: Array<{ role: string; content: string }> | null): string | null {
   const first = messages?.find((m) => m.role === 'user' && typeof m.content === 'string' && m.content.trim());
