@@ -9,7 +9,7 @@ import {
 import { createApp, createAppDeps } from './app';
 import { CatalogStore } from './catalog/catalog.store';
 import { loadAppConfig, workspaceRoot, type AppConfig } from './config';
-import { openCareConsultDatabase } from './db/database';
+import { openCareConsultDatabase } from './db/open-database';
 import { createRelayRuntime } from './relay/relay.deps';
 import { isClusterWorker, runClusterPrimary, shareWorkerMetrics } from './cluster';
 

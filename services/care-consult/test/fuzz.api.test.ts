@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { AgentsQuery, ChatRequest, JsonRpcMessage, RelayTicketRequest } from '@care/contracts';
 import { fuzzHttp, type FuzzRoute } from '@care/service-kit/testing';
-import { AuditListQuery } from '../src/audit/audit.routes';
+import { AuditListQuery } from '../src/audit/audit.schemas';
 import { ThreadHistoryQuery } from '../src/threads/threads.schemas';
 import { aUser } from './builders/user.builder';
 import { SHIPPED_WORKSPACE } from './chat/support/chat-app';

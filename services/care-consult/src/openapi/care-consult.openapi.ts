@@ -30,7 +30,7 @@ import {
 import { LIVENESS_PATH, PROMETHEUS_PATH } from '@care/service-kit';
 import type { AppDeps } from '../app';
 import { servesPrometheus } from '../metrics/care-consult.metrics';
-import { AuditListQuery } from '../audit/audit.routes';
+import { AuditListQuery } from '../audit/audit.schemas';
 import { CONSOLE_VENDOR_FILES } from '../console/console.routes';
 import { ThreadHistoryQuery, ThreadListQuery } from '../threads/threads.schemas';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import { sql } from 'drizzle-orm';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 import { acquireTurn, completeTurn } from '../../src/threads/threads.repository';
 import { ThreadsService, type TurnRecord } from '../../src/threads/threads.service';
 import { engines, type Engine } from '../support/engines';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { InMemoryNonceStore, issueRelayTicket } from '@care/crypto';
 import type { Database } from '@care/db';
 import { createLogger, finalizeApp } from '@care/service-kit';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 import { AuditService, type AuditInput } from '../../src/audit/audit.service';
 import { relayRoutes } from '../../src/relay/relay.routes';
 import type { TestContext } from '../support/test-app';

@@ -1,6 +1,6 @@
 import type { Database } from '@care/db';
 import { createServerTestDatabase, serverTestUri } from '@care/db/testing';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 
 /** A database engine an API suite runs against. */
 export interface Engine {

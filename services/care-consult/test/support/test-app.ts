@@ -9,7 +9,7 @@ import { createLogger } from '@care/service-kit';
 import { createApp, createAppDeps, type AppDeps, type AppRuntime } from '../../src/app';
 import { CatalogStore } from '../../src/catalog/catalog.store';
 import { loadAppConfig } from '../../src/config';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 import { TEST_JWT_SECRET } from '../builders/user.builder';
 
 /** A loopback port nothing listens on (bound then released), so probes fail fast with ECONNREFUSED. */
