@@ -9,7 +9,7 @@ import { responseSchemaPointer } from './openapi';
  * document is registered once under an id derived from its content, so its internal `#/components/schemas/...`
  * references resolve; the validator checks a real body against exactly what the document publishes.
  */
-export function documentedResponseValidator(
+function documentedResponseValidator(
   doc: Record<string, unknown>,
   method: string,
   expressPath: string,
@@ -25,12 +25,20 @@ export function documentedResponseValidator(
     if (fn) return fn;
     if (hasResponse(doc, method, expressPath, s)) break;
   }
-  throw new Error(`The document has no ${contentType} schema for ${method.toUpperCase()} ${expressPath} ${status}`);
+  throw new Error(
+    `The document has no ${contentType} schema for ${method.toUpperCase()} ${expressPath} ${status}`,
+  );
 }
 
-function hasResponse(doc: Record<string, unknown>, method: string, expressPath: string, status: string): boolean {
+function hasResponse(
+  doc: Record<string, unknown>,
+  method: string,
+  expressPath: string,
+  status: string,
+): boolean {
   const path = expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-  const paths = doc.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>> | undefined;
+  const paths = doc.paths as
+    Record<string, Record<string, { responses?: Record<string, unknown> }>> | undefined;
   return paths?.[path]?.[method.toLowerCase()]?.responses?.[status] !== undefined;
 }
 
@@ -48,7 +56,9 @@ export function checkDocumentedResponse(
 }
 
 /** `METHOD /path` of every operation a document marks open (`security: []`), sorted. */
-export function openOperations(doc: { paths?: Record<string, Record<string, { security?: unknown[] }>> }): string[] {
+export function openOperations(doc: {
+  paths?: Record<string, Record<string, { security?: unknown[] }>>;
+}): string[] {
   return Object.entries(doc.paths ?? {})
     .flatMap(([path, item]) =>
       Object.entries(item)

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** RFC 9457 problem details as every service of the platform writes them (DESIGN section 3). */
+/** RFC 9457 problem details as every service of the platform writes them (ADR 0002). */
 export const Problem = Type.Object(
   {
     type: Type.String({ description: 'URI reference naming the problem type' }),
@@ -11,7 +11,9 @@ export const Problem = Type.Object(
     code: Type.String({ pattern: '^[A-Z][A-Z0-9_]*$', description: 'stable machine-readable code' }),
     requestId: Type.Optional(Type.String()),
     errors: Type.Optional(
-      Type.Array(Type.Object({ pointer: Type.String(), detail: Type.String() }, { additionalProperties: false })),
+      Type.Array(
+        Type.Object({ pointer: Type.String(), detail: Type.String() }, { additionalProperties: false }),
+      ),
     ),
   },
   { $id: 'Problem', additionalProperties: true },

@@ -20,7 +20,7 @@ export interface InMemoryNonceStoreOptions {
 }
 
 /** Default cap: 100 000 live nonces is about 830 resolutions per second sustained at the 120 s maximum ttl. */
-export const DEFAULT_MAX_NONCE_ENTRIES = 100_000;
+const DEFAULT_MAX_NONCE_ENTRIES = 100_000;
 
 // Value of each lowercase hex digit by character code, -1 for every other code below 128.
 const HEX_VALUE = new Int8Array(128).fill(-1);

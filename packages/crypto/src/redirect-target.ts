@@ -6,7 +6,7 @@ const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
  * `callbackUrl` with the given parameters set, in order, as `URL.searchParams.set` would set them. The allowlist
  * guarantees the callback is in canonical WHATWG form, so without a query the form-encoded pairs are appended as is.
  */
-export function withParameters(callbackUrl: string, pairs: ReadonlyArray<readonly [string, string]>): string {
+function withParameters(callbackUrl: string, pairs: ReadonlyArray<readonly [string, string]>): string {
   if (callbackUrl.includes('?')) {
     const target = new URL(callbackUrl);
     for (const [name, value] of pairs) target.searchParams.set(name, value);

@@ -18,7 +18,7 @@ export interface RedisNonceStoreOptions {
 }
 
 /** Default key prefix of consumed nonces in Redis. */
-export const DEFAULT_REDIS_NONCE_PREFIX = 'care:relay:nonce:';
+const DEFAULT_REDIS_NONCE_PREFIX = 'care:relay:nonce:';
 
 /**
  * Nonce store shared by every replica through Redis: `SET <prefix><nonce> 1 EX <ttl> NX` is atomic, so exactly one

@@ -47,7 +47,7 @@ export interface ResolveErrorInput extends TicketCheckInput {
   errorDescription?: string | undefined | null;
 }
 
-/** The resolution result, exactly the spec's fields. */
+/** The resolution result: exactly these fields (ADR 0500). */
 export interface RelayResolution {
   redirect_target: string;
   connection_id: string;
@@ -74,7 +74,7 @@ function requireParameter(value: unknown, max: number): string {
 }
 
 /**
- * Resolves a relay callback with the spec's six checks, in order, failing closed with a RelayError:
+ * Resolves a relay callback with the six checks, in order (ADR 0502), failing closed with a RelayError:
  * 1 presence (MISSING_PARAMETER, PARAMETER_TOO_LONG) and, when given, the issuer (INVALID_ISSUER); 2 structure and HMAC against current then previous keys
  * (MALFORMED_TICKET, BAD_SIGNATURE; the payload is parsed only after the signature matched); 3 time (EXPIRED when
  * `exp` is before now, TTL_TOO_LONG when `exp - iat` > 120, INVALID_TTL when < 1, ISSUED_IN_FUTURE when `iat` is

@@ -59,7 +59,7 @@ describe('relay ticket format (fixed vectors)', () => {
     expect(expiresAt.toISOString()).toBe('2023-11-14T22:15:20.000Z');
   });
 
-  it('resolves the README example into the spec result with code and state on the callback', async () => {
+  it('resolves the README example into the resolution result with code and state on the callback', async () => {
     const result = await resolveRelayTicket(
       aResolveInput(EXAMPLE_TICKET, { authorizationCode: 'auth-code-xyz' }),
     );

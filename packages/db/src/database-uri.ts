@@ -6,7 +6,7 @@ export type DatabaseTarget =
   { kind: 'pglite'; dataDir: string | undefined } | { kind: 'postgres'; uri: string };
 
 /** The in-memory PGlite URI (tests, throwaway runs). */
-export const PGLITE_MEMORY_URI = 'pglite://memory';
+const PGLITE_MEMORY_URI = 'pglite://memory';
 
 /** Shows a URI without its password, for logs and error messages. */
 export function redactUri(uri: string): string {

@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 export type DatabaseKind = 'pglite' | 'postgres';
 
 /** Rows of an `execute()` result: the part node-postgres' `QueryResult` and PGlite's `Results` share. */
-export interface QueryRows<TRow> {
+interface QueryRows<TRow> {
   rows: TRow[];
 }
 

@@ -1,5 +1,5 @@
 // @care/db: DATABASE_URI -> embedded PGlite or PostgreSQL, drizzle migrations, tenant transactions under RLS.
-export type { CareQueryResultHKT, DatabaseKind, Db, QueryRows, Tx } from './database.types';
+export type { DatabaseKind, Db, Tx } from './database.types';
 export {
   DatabaseConfigError,
   DataDirLockedError,
@@ -8,7 +8,8 @@ export {
   TenantRequiredError,
   UnsafeRuntimeRoleError,
 } from './database.errors';
-export { PGLITE_MEMORY_URI, redactUri, resolveDatabaseTarget, type DatabaseTarget } from './database-uri';
+export { redactUri, resolveDatabaseTarget, type DatabaseTarget } from './database-uri';
+export type { TenantTx } from './tenant.transactions';
 export { openDatabase, type Database, type DatabaseLogger, type OpenDatabaseOptions } from './open-database';
 export { ensureRoleSql, tenantRlsSql, type TenantRlsOptions } from './rls.sql';
 export { assertSafeRuntimeRole, type SafeRoleOptions } from './runtime-role.guard';

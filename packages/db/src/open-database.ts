@@ -7,7 +7,7 @@ import { openPglite, type OpenedDriver } from './pglite.driver';
 import { openPostgres } from './postgres.driver';
 import { ensureRoleSql } from './rls.sql';
 import { assertSafeRuntimeRole } from './runtime-role.guard';
-import { createTransactionRunners } from './tenant.transactions';
+import { createTransactionRunners, type TenantTx } from './tenant.transactions';
 
 /** Minimal logger shape (pino and console both fit). */
 export interface DatabaseLogger {
@@ -60,9 +60,10 @@ export interface Database {
   db: Db;
   /**
    * Runs `fn` in a transaction as the runtime role with `app.tenant_id` = `tenantId`, so RLS shows and accepts
-   * only that tenant's rows. Blank ids are rejected with `TenantRequiredError`. Do not nest: use `tx`.
+   * only that tenant's rows. Blank ids are rejected with `TenantRequiredError`. Do not nest: use `tx`, which
+   * carries the tenant (`tx.tenantId`) so repository functions need not take it again.
    */
-  withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  withTenant<T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T>;
   /** Runs `fn` in a transaction as the owner, across tenants: for platform-admin and system jobs (caller audits). */
   withSystem<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Readiness check: `select 1`, rejects when the database is unreachable. */

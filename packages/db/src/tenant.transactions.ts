@@ -15,12 +15,27 @@ function isUsableTenantId(tenantId: unknown): tenantId is string {
   );
 }
 
+/**
+ * The transaction `withTenant` hands over: bound to its tenant, so repository functions read the tenant from it
+ * instead of taking it again as an argument. A callback typed `(tx: Tx)` still fits.
+ */
+export type TenantTx = Tx & { readonly tenantId: string };
+
 /** The two ways into a transaction: scoped to one tenant under RLS, or the audited cross-tenant system path. */
 export interface TransactionRunners {
   /** See `Database.withTenant`. */
-  withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  withTenant<T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T>;
   /** See `Database.withSystem`. */
   withSystem<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+/** Binds a new transaction object to its tenant (read-only; each `withTenant` call gets its own transaction). */
+function bindTenant(tx: Tx, tenantId: string): TenantTx {
+  return Object.defineProperty(tx, 'tenantId', {
+    value: tenantId,
+    enumerable: false,
+    writable: false,
+  }) as TenantTx;
 }
 
 /**
@@ -31,13 +46,13 @@ export interface TransactionRunners {
  */
 export function createTransactionRunners(db: Db, runtimeRole: string): TransactionRunners {
   return {
-    async withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    async withTenant<T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T> {
       if (!isUsableTenantId(tenantId)) throw new TenantRequiredError();
       return db.transaction(async (tx) => {
         await tx.execute(
           sql`select set_config('role', ${runtimeRole}, true), set_config('app.tenant_id', ${tenantId}, true)`,
         );
-        return fn(tx);
+        return fn(bindTenant(tx, tenantId));
       });
     },
     async withSystem<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {

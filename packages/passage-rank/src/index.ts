@@ -5,14 +5,17 @@
 // this adds the title's match to the question and nothing else, so it is cheap and the same in every service.
 
 const STOPWORDS = new Set(
-  ('a an and are as at be been but by can could do does did for from had has have how i if in into is it its me my ' +
+  (
+    'a an and are as at be been but by can could do does did for from had has have how i if in into is it its me my ' +
     'of on or our she he so that the their them then there these they this to was we were what when where which who ' +
-    'why will with would you your about should shall just also am any some than too very not no more most').split(' '),
+    'why will with would you your about should shall just also am any some than too very not no more most'
+  ).split(' '),
 );
 
 function stem(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us'))
+    return word.slice(0, -1);
   return word;
 }
 
@@ -43,12 +46,12 @@ export function passageTitle(text: string): string {
 }
 
 /** Weight of the title match added to recall's fused score (tuned on MedQuAD and consumer-dev, ADR 0422). */
-export const TITLE_WEIGHT = 0.3;
+const TITLE_WEIGHT = 0.3;
 
 /** Recall asks for this many candidates per passage wanted (the re-ranking needs some to choose from). */
-export const CANDIDATES_PER_RESULT = 3;
+const CANDIDATES_PER_RESULT = 3;
 /** ... and at least this many. */
-export const MIN_CANDIDATES = 20;
+const MIN_CANDIDATES = 20;
 
 /** Candidates to recall for `wanted` results. */
 export function candidatesFor(wanted: number): number {
@@ -62,7 +65,11 @@ export type Ranked<T> = T & { rank: number; titleMatch: number };
  * Orders recalled passages by recall's fused score plus `titleWeight` x the title's match to the question, best
  * first (ties keep recall's order). `score` is recall's fused score, `text` the remembered `<title>\n\n<passage>`.
  */
-export function rankPassages<T extends { text: string; score?: number }>(question: string, passages: readonly T[], titleWeight = TITLE_WEIGHT): Array<Ranked<T>> {
+export function rankPassages<T extends { text: string; score?: number }>(
+  question: string,
+  passages: readonly T[],
+  titleWeight = TITLE_WEIGHT,
+): Array<Ranked<T>> {
   return passages
     .map((p, i) => {
       const match = titleMatch(question, passageTitle(p.text));

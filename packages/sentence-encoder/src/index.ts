@@ -1,7 +1,4 @@
 export {
-  SENTENCE_CACHE_SIZE,
-  SENTENCE_CALL_OVERHEAD,
-  SENTENCE_MAX_BATCH,
   type SentenceEncoderOptions,
   SENTENCE_DIMENSION,
   SentenceEncoder,

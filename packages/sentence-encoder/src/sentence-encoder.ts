@@ -21,12 +21,12 @@ export class SentenceEncoderUnavailableError extends Error {
  * loads once, on first use or on {@link SentenceEncoder.warm}; vectors come back at unit length.
  */
 /** How many recent texts keep their vector (about 2 KB each). */
-export const SENTENCE_CACHE_SIZE = 1024;
+const SENTENCE_CACHE_SIZE = 1024;
 
 /** Most texts in one model call. */
-export const SENTENCE_MAX_BATCH = 32;
+const SENTENCE_MAX_BATCH = 32;
 /** Fixed cost of one model call, in padded characters (measured: ~11 ms vs ~0.12 ms per padded character). */
-export const SENTENCE_CALL_OVERHEAD = 96;
+const SENTENCE_CALL_OVERHEAD = 96;
 
 /** Options of {@link SentenceEncoder}; the defaults are what production uses. */
 export interface SentenceEncoderOptions {

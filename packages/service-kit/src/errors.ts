@@ -71,7 +71,9 @@ export class ConflictError extends AppError {
 /** 429 with `Retry-After` in whole seconds. */
 export class TooManyRequestsError extends AppError {
   constructor(retryAfterSeconds: number, message = 'Too many requests', code = 'TOO_MANY_REQUESTS') {
-    super(code, message, 429, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+    super(code, message, 429, {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
   }
 }
 
@@ -100,15 +102,23 @@ const TITLES: Record<number, string> = {
 };
 
 /** Converts any thrown value to an AppError, mapping body-parser's errors to stable codes. */
-export function toAppError(err: unknown): AppError {
+function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const e = err as { type?: string; status?: number; statusCode?: number; message?: string; expose?: boolean };
+  const e = err as {
+    type?: string;
+    status?: number;
+    statusCode?: number;
+    message?: string;
+    expose?: boolean;
+  };
   const status = e?.status ?? e?.statusCode;
   // Express decodes path parameters itself and throws a URIError for bad percent-encoding; the request-target
   // guard normally refuses those first (ADR 0005), this is the backstop for apps mounted without it.
   if (err instanceof URIError) return new AppError('MALFORMED_PATH', 'The request path is malformed', 400);
-  if (e?.type === 'entity.parse.failed') return new AppError('MALFORMED_JSON', 'The request body is not valid JSON', 400);
-  if (e?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large', 413);
+  if (e?.type === 'entity.parse.failed')
+    return new AppError('MALFORMED_JSON', 'The request body is not valid JSON', 400);
+  if (e?.type === 'entity.too.large')
+    return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large', 413);
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new AppError('UNSUPPORTED_ENCODING', 'The request body encoding is not supported', 415);
   if (typeof status === 'number' && status >= 400 && status < 500 && e.expose)
@@ -135,7 +145,9 @@ export function problemBody(err: AppError, requestId?: string, instance?: string
 export const problemHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const appErr = toAppError(err);
-  const log = (req as { log?: { error: (o: unknown, m: string) => void; warn: (o: unknown, m: string) => void } }).log;
+  const log = (
+    req as { log?: { error: (o: unknown, m: string) => void; warn: (o: unknown, m: string) => void } }
+  ).log;
   if (appErr.status >= 500) log?.error({ err: appErr.cause ?? appErr, code: appErr.code }, 'request failed');
   // A problem describes this request only (it may name the caller's input or state): no cache keeps it.
   res.setHeader('Cache-Control', 'no-store');

@@ -12,3 +12,5 @@ export * from './runtime-settings';
 export * from './window-counters';
 export * from './auth';
 export * from './route-list';
+export * from './http/fetch-json';
+export * from './request/caller';

@@ -1,5 +1,5 @@
 /** Default `SHUTDOWN_DRAIN_MS` per profile (ADR 0007): long enough for endpoint removal to reach every proxy in prod. */
-export const DEFAULT_DRAIN_MS = { dev: 0, prod: 5000 } as const;
+const DEFAULT_DRAIN_MS = { dev: 0, prod: 5000 } as const;
 
 /** The drain window: the configured `SHUTDOWN_DRAIN_MS`, else the profile's default. */
 export function shutdownDrainMs(profile: string | undefined, configured: number | undefined): number {

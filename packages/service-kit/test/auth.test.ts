@@ -22,7 +22,13 @@ const claims = { sub: 'u1', email: 'a@example.test', tenantId: 't1', roles: ['US
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
 function hs(payload: object = claims, opts: jwt.SignOptions = {}, secret = SECRET): string {
-  return jwt.sign(payload, secret, { algorithm: 'HS256', issuer: 'care-platform', audience: 'care-platform', expiresIn: 60, ...opts });
+  return jwt.sign(payload, secret, {
+    algorithm: 'HS256',
+    issuer: 'care-platform',
+    audience: 'care-platform',
+    expiresIn: 60,
+    ...opts,
+  });
 }
 
 async function reason(verifier: AccessTokenVerifier, token: string): Promise<string> {
@@ -36,10 +42,12 @@ async function reason(verifier: AccessTokenVerifier, token: string): Promise<str
 }
 
 describe('rolesToScopes', () => {
-  it('grants the DESIGN table per role', () => {
+  it('grants the role to scope table per role', () => {
     expect(rolesToScopes(['VIEWER'])).toEqual(['chat:read', 'workflow:read', 'kb:read', 'config:read']);
     expect(rolesToScopes(['USER'])).not.toContain('admin:users');
-    expect(rolesToScopes(['TENANT_ADMIN'])).toEqual(expect.arrayContaining(['admin:users', 'admin:config', 'config:read', 'kb:access']));
+    expect(rolesToScopes(['TENANT_ADMIN'])).toEqual(
+      expect.arrayContaining(['admin:users', 'admin:config', 'config:read', 'kb:access']),
+    );
     expect(rolesToScopes(['TENANT_ADMIN'])).not.toContain('platform:admin');
     expect(rolesToScopes(['PLATFORM_ADMIN'])).toEqual([...ALL_SCOPES]);
   });
@@ -58,10 +66,18 @@ describe('rolesToScopes', () => {
 
 describe('createAccessTokenVerifier, builtin', () => {
   const verifier = createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base });
+  /** The principal of `claims` (a USER of t1), without a token id. */
+  const USER_PRINCIPAL = {
+    userId: 'u1',
+    email: 'a@example.test',
+    tenantId: 't1',
+    roles: ['USER'],
+    scopes: rolesToScopes(['USER']),
+  };
 
   it('returns the principal of a valid HS256 token', async () => {
     const p = await verifier.verify(hs(claims, { jwtid: 'j1' }));
-    expect(p).toEqual({ userId: 'u1', email: 'a@example.test', tenantId: 't1', roles: ['USER'], scopes: rolesToScopes(['USER']), tokenId: 'j1' });
+    expect(p).toEqual({ ...USER_PRINCIPAL, tokenId: 'j1' });
   });
 
   it.each(['none', 'None', 'nOnE', 'NONE'])('rejects alg %s with or without a signature', async (alg) => {
@@ -76,14 +92,24 @@ describe('createAccessTokenVerifier, builtin', () => {
     expect(await reason(verifier, hs(claims, { notBefore: 60 }))).toMatch(/not active/);
     expect(await reason(verifier, hs(claims, { issuer: 'evil' }))).toMatch(/issuer/);
     expect(await reason(verifier, hs(claims, { audience: 'other' }))).toMatch(/audience/);
-    expect(await reason(verifier, hs(claims, {}, 'another-secret-that-is-long-enough-32'))).toMatch(/signature/);
+    expect(await reason(verifier, hs(claims, {}, 'another-secret-that-is-long-enough-32'))).toMatch(
+      /signature/,
+    );
     const [h, , s] = hs().split('.');
-    const forged = b64({ ...claims, roles: ['PLATFORM_ADMIN'], iss: base.issuer, aud: base.audience, exp: 9999999999 });
+    const forged = b64({
+      ...claims,
+      roles: ['PLATFORM_ADMIN'],
+      iss: base.issuer,
+      aud: base.audience,
+      exp: 9999999999,
+    });
     expect(await reason(verifier, `${h}.${forged}.${s}`)).toMatch(/signature/);
   });
 
   it('requires exp, sub, tenantId and roles', async () => {
-    expect(await reason(verifier, jwt.sign(claims, SECRET, { issuer: base.issuer, audience: base.audience }))).toBe('exp is required');
+    expect(
+      await reason(verifier, jwt.sign(claims, SECRET, { issuer: base.issuer, audience: base.audience })),
+    ).toBe('exp is required');
     expect(await reason(verifier, hs({ ...claims, tenantId: undefined }))).toBe('tenantId is required');
     expect(await reason(verifier, hs({ ...claims, tenantId: '' }))).toBe('tenantId is required');
     expect(await reason(verifier, hs({ ...claims, roles: 'USER' }))).toBe('roles are required');
@@ -98,17 +124,29 @@ describe('createAccessTokenVerifier, builtin', () => {
 
   it('rejects a token naming a critical header parameter it does not understand (RFC 7515 4.1.11)', async () => {
     for (const crit of [['exp'], ['http://example.test/ext'], [], 'b64']) {
-      const token = jwt.sign(claims, SECRET, { algorithm: 'HS256', ...base, expiresIn: 60, header: { alg: 'HS256', crit } as never });
+      const token = jwt.sign(claims, SECRET, {
+        algorithm: 'HS256',
+        ...base,
+        expiresIn: 60,
+        header: { alg: 'HS256', crit } as never,
+      });
       expect(await reason(verifier, token)).toBe('unsupported critical header parameter');
     }
   });
 
   it('keeps a non-UUID subject as the opaque user id', async () => {
-    expect((await verifier.verify(hs({ ...claims, sub: 'auth0|5f7c8ec7c33c6c004bbafe82' }))).userId).toBe('auth0|5f7c8ec7c33c6c004bbafe82');
+    expect((await verifier.verify(hs({ ...claims, sub: 'auth0|5f7c8ec7c33c6c004bbafe82' }))).userId).toBe(
+      'auth0|5f7c8ec7c33c6c004bbafe82',
+    );
   });
 
   it('uses the injected clock', async () => {
-    const later = createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base, now: () => Date.now() + 120_000 });
+    const later = createAccessTokenVerifier({
+      mode: 'builtin',
+      secret: SECRET,
+      ...base,
+      now: () => Date.now() + 120_000,
+    });
     expect(await reason(later, hs())).toMatch(/expired/);
   });
 
@@ -120,10 +158,12 @@ describe('createAccessTokenVerifier, builtin', () => {
       const first = await v.verify(token);
       first.roles.push('PLATFORM_ADMIN');
       const second = await v.verify(token);
-      expect(second).toEqual({ userId: 'u1', email: 'a@example.test', tenantId: 't1', roles: ['USER'], scopes: rolesToScopes(['USER']) });
+      expect(second).toEqual(USER_PRINCIPAL);
       expect(spy).toHaveBeenCalledTimes(1);
       // A token that differs in any byte is checked on its own (and a tampered one still fails).
-      expect(await reason(v, `${token.slice(0, -2)}${token.slice(-2) === 'AA' ? 'AB' : 'AA'}`)).toMatch(/signature/);
+      expect(await reason(v, `${token.slice(0, -2)}${token.slice(-2) === 'AA' ? 'AB' : 'AA'}`)).toMatch(
+        /signature/,
+      );
       expect(spy).toHaveBeenCalledTimes(2);
     } finally {
       spy.mockRestore();
@@ -141,7 +181,12 @@ describe('createAccessTokenVerifier, builtin', () => {
     expect(await reason(v, token)).toMatch(/expired/);
     const spy = jest.spyOn(jwt, 'verify');
     try {
-      const off = createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base, verifiedCacheSize: 0 });
+      const off = createAccessTokenVerifier({
+        mode: 'builtin',
+        secret: SECRET,
+        ...base,
+        verifiedCacheSize: 0,
+      });
       const fresh = hs();
       await off.verify(fresh);
       await off.verify(fresh);
@@ -152,9 +197,15 @@ describe('createAccessTokenVerifier, builtin', () => {
   });
 
   it('refuses to be built with a short secret, foreign algorithms or no JWKS URI', () => {
-    expect(() => createAccessTokenVerifier({ mode: 'builtin', secret: 'short', ...base })).toThrow(/32 bytes/);
-    expect(() => createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base, algorithms: ['RS256'] })).toThrow(/not allowed/);
-    expect(() => createAccessTokenVerifier({ mode: 'external', ...base, algorithms: ['HS256'], jwksUri: 'http://x' })).toThrow(/not allowed/);
+    expect(() => createAccessTokenVerifier({ mode: 'builtin', secret: 'short', ...base })).toThrow(
+      /32 bytes/,
+    );
+    expect(() =>
+      createAccessTokenVerifier({ mode: 'builtin', secret: SECRET, ...base, algorithms: ['RS256'] }),
+    ).toThrow(/not allowed/);
+    expect(() =>
+      createAccessTokenVerifier({ mode: 'external', ...base, algorithms: ['HS256'], jwksUri: 'http://x' }),
+    ).toThrow(/not allowed/);
     expect(() => createAccessTokenVerifier({ mode: 'external', ...base })).toThrow(/JWKS/);
   });
 });
@@ -163,7 +214,12 @@ describe('createAccessTokenVerifier, external (local JWKS server)', () => {
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const rotated = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = (k: KeyObject, kid: string, alg: string) => ({ ...k.export({ format: 'jwk' }), kid, alg, use: 'sig' });
+  const jwk = (k: KeyObject, kid: string, alg: string) => ({
+    ...k.export({ format: 'jwk' }),
+    kid,
+    alg,
+    use: 'sig',
+  });
   let keys = [jwk(rsa.publicKey, 'rsa1', 'RS256'), jwk(ec.publicKey, 'ec1', 'ES256')];
   let hits = 0;
   let server: http.Server;
@@ -180,8 +236,15 @@ describe('createAccessTokenVerifier, external (local JWKS server)', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   const sign = (key: KeyObject, alg: jwt.Algorithm, kid: string, payload: object = claims) =>
-    jwt.sign(payload, key, { algorithm: alg, keyid: kid, issuer: base.issuer, audience: base.audience, expiresIn: 60 });
-  const make = (extra = {}) => createAccessTokenVerifier({ mode: 'external', ...base, jwksUri: uri, ...extra });
+    jwt.sign(payload, key, {
+      algorithm: alg,
+      keyid: kid,
+      issuer: base.issuer,
+      audience: base.audience,
+      expiresIn: 60,
+    });
+  const make = (extra = {}) =>
+    createAccessTokenVerifier({ mode: 'external', ...base, jwksUri: uri, ...extra });
 
   it('accepts RS256 and ES256 tokens signed by published keys', async () => {
     const v = make();
@@ -211,7 +274,13 @@ describe('createAccessTokenVerifier, external (local JWKS server)', () => {
   });
 
   it('rejects an RS256 token signed by a published key when its header carries crit', async () => {
-    const token = jwt.sign(claims, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa1', ...base, expiresIn: 60, header: { alg: 'RS256', kid: 'rsa1', crit: ['urn:example:ext'], 'urn:example:ext': true } as never });
+    const token = jwt.sign(claims, rsa.privateKey, {
+      algorithm: 'RS256',
+      keyid: 'rsa1',
+      ...base,
+      expiresIn: 60,
+      header: { alg: 'RS256', kid: 'rsa1', crit: ['urn:example:ext'], 'urn:example:ext': true } as never,
+    });
     expect(await reason(make(), token)).toBe('unsupported critical header parameter');
   });
 
@@ -228,7 +297,9 @@ describe('createAccessTokenVerifier, external (local JWKS server)', () => {
     expect((await v.verify(sign(rotated.privateKey, 'RS256', 'rsa2'))).userId).toBe('u1');
     await v.verify(sign(rotated.privateKey, 'RS256', 'rsa2'));
     expect(hits).toBe(1);
-    const flood = await Promise.all(Array.from({ length: 40 }, (_, i) => reason(v, sign(rsa.privateKey, 'RS256', `ghost-${i}`))));
+    const flood = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => reason(v, sign(rsa.privateKey, 'RS256', `ghost-${i}`))),
+    );
     expect(new Set(flood)).toEqual(new Set(['unknown kid', 'jwks rate limited']));
     expect(hits).toBeLessThanOrEqual(5);
     // Known keys keep working from the cache during the flood.
@@ -236,8 +307,16 @@ describe('createAccessTokenVerifier, external (local JWKS server)', () => {
   });
 
   it('answers 503 when the JWKS endpoint is unreachable', async () => {
-    const v = createAccessTokenVerifier({ mode: 'external', ...base, jwksUri: 'http://127.0.0.1:1/jwks', jwksTimeoutMs: 500 });
-    await expect(v.verify(sign(rsa.privateKey, 'RS256', 'rsa1'))).rejects.toMatchObject({ status: 503, code: 'JWKS_UNAVAILABLE' });
+    const v = createAccessTokenVerifier({
+      mode: 'external',
+      ...base,
+      jwksUri: 'http://127.0.0.1:1/jwks',
+      jwksTimeoutMs: 500,
+    });
+    await expect(v.verify(sign(rsa.privateKey, 'RS256', 'rsa1'))).rejects.toMatchObject({
+      status: 503,
+      code: 'JWKS_UNAVAILABLE',
+    });
   });
 });
 
@@ -266,7 +345,9 @@ describe('bearerAuth', () => {
   });
 
   it('rejects invalid tokens and other schemes even when optional, and passes anonymous callers when optional', async () => {
-    const bad = await request(app(true)).get('/who').set('Authorization', `Bearer ${hs(claims, { expiresIn: -5 })}`);
+    const bad = await request(app(true))
+      .get('/who')
+      .set('Authorization', `Bearer ${hs(claims, { expiresIn: -5 })}`);
     expect(bad.status).toBe(401);
     expect(bad.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
     expect(bad.body.detail).toBe('The access token is invalid or expired');

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { UnauthorizedError } from '../errors';
 import type { AccessTokenVerifier, Principal } from './access-token-verifier';
+import { setCaller } from '../request/caller';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -24,7 +25,12 @@ const BEARER = /^Bearer[ ]+([A-Za-z0-9\-_.~+/]+=*)[ ]*$/i;
 export function readBearerToken(header: string | undefined): string | undefined {
   if (header === undefined || header === '') return undefined;
   const m = BEARER.exec(header);
-  if (!m) throw new UnauthorizedError('The Authorization header must be "Bearer <token>"', 'INVALID_TOKEN', 'Bearer error="invalid_request"');
+  if (!m)
+    throw new UnauthorizedError(
+      'The Authorization header must be "Bearer <token>"',
+      'INVALID_TOKEN',
+      'Bearer error="invalid_request"',
+    );
   return m[1];
 }
 
@@ -43,7 +49,7 @@ export function bearerAuth(verifier: AccessTokenVerifier, opts: BearerAuthOption
     if (token === undefined) return next(opts.optional ? undefined : new UnauthorizedError());
     verifier.verify(token).then(
       (principal) => {
-        req.principal = principal;
+        setCaller(req, principal);
         next();
       },
       (err: unknown) => next(err),

@@ -15,15 +15,16 @@ export const ALL_SCOPES = [
 /** A platform scope. */
 export type Scope = (typeof ALL_SCOPES)[number];
 
-/** The four roles of the spec. */
+/** The four platform roles. */
 export const ROLES = ['PLATFORM_ADMIN', 'TENANT_ADMIN', 'USER', 'VIEWER'] as const;
 
 /** A platform role. */
 export type Role = (typeof ROLES)[number];
 
-const AREA_USE: Scope[] = ['chat:access', 'chat:read', 'workflow:access', 'workflow:read', 'kb:access', 'kb:read'];
+/** Use of the three areas: every chat, workflow and kb scope. */
+const AREA_USE: Scope[] = ALL_SCOPES.filter((s) => /^(chat|workflow|kb):/.test(s));
 
-/** DESIGN section 4: which scopes each role grants. Data, so the mapping is reviewed in one place. */
+/** Which scopes each role grants (ADR 0102 maps request paths to these scopes). Data, so the mapping is reviewed in one place. */
 export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = Object.freeze({
   PLATFORM_ADMIN: ALL_SCOPES,
   TENANT_ADMIN: [...AREA_USE, 'admin:users', 'admin:config', 'config:read'],
@@ -32,7 +33,7 @@ export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = Object.free
 });
 
 /** Whether a string is one of the platform roles. */
-export function isRole(value: unknown): value is Role {
+function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 

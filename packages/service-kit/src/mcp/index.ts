@@ -41,7 +41,11 @@ export interface McpTool<C = unknown, I extends TSchema = TSchema> {
   output: TSchema;
   hints: ToolHints;
   /** Runs the call with validated arguments; returns the structured result (and optional extra content). */
-  run(args: Static<I>, caller: C, signal: AbortSignal): Promise<{ result: unknown; content?: ToolContent; isError?: boolean }>;
+  run(
+    args: Static<I>,
+    caller: C,
+    signal: AbortSignal,
+  ): Promise<{ result: unknown; content?: ToolContent; isError?: boolean }>;
 }
 
 /** Declares a tool with its input type inferred from the schema. */
@@ -50,10 +54,11 @@ export function defineTool<C, I extends TSchema>(tool: McpTool<C, I>): McpTool<C
 }
 
 // TypeBox schemas carry symbol-keyed metadata; the wire form is the plain JSON Schema.
-const plain = (schema: TSchema): Tool['inputSchema'] => JSON.parse(JSON.stringify(schema)) as Tool['inputSchema'];
+const plain = (schema: TSchema): Tool['inputSchema'] =>
+  JSON.parse(JSON.stringify(schema)) as Tool['inputSchema'];
 
 /** The `tools/list` entries of `tools`. */
-export function toolDescriptors(tools: readonly McpTool<never>[]): Tool[] {
+function toolDescriptors(tools: readonly McpTool<never>[]): Tool[] {
   return tools.map((t) => ({
     name: t.name,
     title: t.title,
@@ -73,17 +78,25 @@ export function toolDescriptors(tools: readonly McpTool<never>[]): Tool[] {
 export function toolError(err: unknown, logger?: Logger): CallToolResult {
   if (err instanceof McpError) throw err;
   if (err instanceof AppError) {
-    const problem = { code: err.code, status: err.status, detail: err.message, ...(err.errors ? { errors: err.errors } : {}) };
+    const problem = {
+      code: err.code,
+      status: err.status,
+      detail: err.message,
+      ...(err.errors ? { errors: err.errors } : {}),
+    };
     if (err.status === 400) throw new McpError(ErrorCode.InvalidParams, err.message, problem);
-    if (err.status === 401 || err.status === 403) throw new McpError(ErrorCode.InvalidRequest, err.message, problem);
-    if (err.status < 500) return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] };
+    if (err.status === 401 || err.status === 403)
+      throw new McpError(ErrorCode.InvalidRequest, err.message, problem);
+    if (err.status < 500)
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] };
   }
   logger?.error({ err }, 'MCP tool call failed');
   throw new McpError(ErrorCode.InternalError, 'Internal error');
 }
 
 /** Serialises a service answer as the route would (dates become ISO strings, undefined fields drop). */
-const asJson = (value: unknown): Record<string, unknown> => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+const asJson = (value: unknown): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions<C> {
@@ -154,7 +167,10 @@ export function mcpEndpoint(build: (req: Request, res: Response) => Server): Req
     } catch (err) {
       return next(err);
     }
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -125,7 +125,7 @@ const noise: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A generator of values valid (mostly) under a TypeBox / JSON Schema, with hostile strings mixed in. */
-export function schemaArbitrary(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
+function schemaArbitrary(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
   const s = (schema ?? {}) as Schema;
   if (depth > 6) return fc.constant(null);
   if ('const' in s) return fc.constant(s.const);
@@ -309,7 +309,7 @@ function queryString(route: FuzzRoute): fc.Arbitrary<string> {
 }
 
 /** The request generator: schema-valid bodies and paths, then structural and byte-level mutations. */
-export function requestArbitrary(
+function requestArbitrary(
   routes: FuzzRoute[],
   headerSets: Array<Record<string, string>>,
 ): fc.Arbitrary<FuzzRequest> {

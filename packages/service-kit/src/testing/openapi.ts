@@ -42,19 +42,41 @@ export async function lintOpenApi(doc: unknown, fromDir = process.cwd()): Promis
       execFile(
         process.execPath,
         [bin, 'lint', file, '--config', config, '--format', 'json'],
-        { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+        {
+          env: {
+            ...process.env,
+            REDOCLY_TELEMETRY: 'off',
+            REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+            NO_COLOR: '1',
+          },
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: 120_000,
+        },
         // redocly exits 1 when it finds errors; the JSON report is on stdout either way
-        (err, out, stderr) => (out.trim().startsWith('{') ? resolve(out) : reject(new Error(`redocly lint failed: ${String(err)} ${stderr}`))),
+        (err, out, stderr) =>
+          out.trim().startsWith('{')
+            ? resolve(out)
+            : reject(new Error(`redocly lint failed: ${String(err)} ${stderr}`)),
       );
     });
     const report = JSON.parse(stdout) as {
       totals: { errors: number; warnings: number };
-      problems: Array<{ ruleId: string; severity: 'error' | 'warn'; message: string; location?: Array<{ pointer?: string }> }>;
+      problems: Array<{
+        ruleId: string;
+        severity: 'error' | 'warn';
+        message: string;
+        location?: Array<{ pointer?: string }>;
+      }>;
     };
     return {
       errors: report.totals.errors,
       warnings: report.totals.warnings,
-      problems: report.problems.map((p) => ({ ruleId: p.ruleId, severity: p.severity, message: p.message, location: (p.location ?? []).map((l) => l.pointer ?? '') })),
+      problems: report.problems.map((p) => ({
+        ruleId: p.ruleId,
+        severity: p.severity,
+        message: p.message,
+        location: (p.location ?? []).map((l) => l.pointer ?? ''),
+      })),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -62,7 +84,7 @@ export async function lintOpenApi(doc: unknown, fromDir = process.cwd()): Promis
 }
 
 /** The operations of an OpenAPI document as `METHOD /path` with express-style parameters. */
-export function documentedOperations(doc: { paths?: Record<string, Record<string, unknown>> }): string[] {
+function documentedOperations(doc: { paths?: Record<string, Record<string, unknown>> }): string[] {
   const ops: string[] = [];
   for (const [p, item] of Object.entries(doc.paths ?? {})) {
     for (const m of Object.keys(item)) {
@@ -80,7 +102,10 @@ export function documentedOperations(doc: { paths?: Record<string, Record<string
  * `unmounted`: documented operations that no route serves, nor a mount on exactly that path, nor a mount with
  * no routes below it (a proxy).
  */
-export function compareRoutes(routes: MountedRoute[], doc: { paths?: Record<string, Record<string, unknown>> }): { undocumented: string[]; unmounted: string[] } {
+export function compareRoutes(
+  routes: MountedRoute[],
+  doc: { paths?: Record<string, Record<string, unknown>> },
+): { undocumented: string[]; unmounted: string[] } {
   const documented = documentedOperations(doc);
   const norm = (p: string) => p.toLowerCase();
   const endpoints = routes.filter((r) => r.kind === 'route');
@@ -90,7 +115,9 @@ export function compareRoutes(routes: MountedRoute[], doc: { paths?: Record<stri
     return p === norm(prefix) || p.startsWith(`${norm(prefix)}/`);
   };
   const undocumented = [
-    ...endpoints.map((r) => `${r.method} ${r.path}`).filter((op) => !documented.some((d) => norm(d) === norm(op))),
+    ...endpoints
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((op) => !documented.some((d) => norm(d) === norm(op))),
     ...mounts.filter((m) => !documented.some((d) => under(d, m.path))).map((m) => `${m.method} ${m.path}/**`),
   ];
   // A mount serves what lies below it only when no route is mounted there too (a proxy); a guard in front of a

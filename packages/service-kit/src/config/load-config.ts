@@ -53,7 +53,8 @@ export function loadConfig<S extends TSchema>(
 
 /** Renders the schema as a Markdown table (variable, default, meaning) for a package README. */
 export function configTable(schema: TSchema): string {
-  const props = (schema as { properties?: Record<string, { description?: string; default?: unknown }> }).properties ?? {};
+  const props =
+    (schema as { properties?: Record<string, { description?: string; default?: unknown }> }).properties ?? {};
   const required = new Set((schema as { required?: string[] }).required ?? []);
   const rows = Object.entries(props).map(([k, p]) => {
     const def = p.default === undefined ? (required.has(k) ? 'required' : '—') : `\`${String(p.default)}\``;
@@ -68,4 +69,27 @@ export function csv(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/**
+ * Runs a service's config loader; on a {@link ConfigError} prints its message (every problem, no value) to stderr
+ * and exits with status 1, so a misconfigured service stops at once with one readable message. Other errors are
+ * rethrown.
+ */
+export function loadConfigOrExit<T>(
+  load: () => T,
+  io: { error(message: string): void; exit(code: number): never } = {
+    error: (m) => console.error(m),
+    exit: (code) => process.exit(code),
+  },
+): T {
+  try {
+    return load();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.error(err.message);
+      return io.exit(1);
+    }
+    throw err;
+  }
 }

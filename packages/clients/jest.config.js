@@ -1,0 +1,1 @@
+module.exports = require('@care/tsconfig/jest')(__dirname);
