@@ -9,12 +9,13 @@ import {
   finalizeApp,
   HealthRegistry,
   trustProxySetting,
+  verifierFromConfig,
   type AccessTokenVerifier,
   type Logger,
   type Metrics,
 } from '@care/service-kit';
 import { corsOrigins, type AppConfig } from './config';
-import { createVerifier, requireBearer } from './auth/auth.middleware';
+import { requireBearer } from './auth/auth.middleware';
 import { AttachmentService } from './attachments/attachments.service';
 import { attachmentsRoutes } from './attachments/attachments.routes';
 import { AuditService } from './audit/audit.service';
@@ -184,7 +185,8 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
     }),
     metrics: runtime.metrics,
     consultMetrics: runtime.metrics ? createCareConsultMetrics(runtime.metrics.registry) : undefined,
-    verifier: createVerifier(config),
+    // Without JWT_SECRET in dev every token is refused, so nothing is open by accident (ADR 0200).
+    verifier: verifierFromConfig(config, { withoutSecret: 'refuse' }),
     audit,
     catalogService,
     models,

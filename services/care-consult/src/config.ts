@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { Type, type Static } from '@care/contracts';
-import { csv, loadConfig, type ConfigRule } from '@care/service-kit';
+import {
+  csv,
+  loadConfig,
+  serviceConfigFields,
+  serviceConfigRules,
+  tokenVerificationConfigFields,
+  tokenVerificationRules,
+  type ConfigRule,
+} from '@care/service-kit';
 import { ChatConfigProperties } from './chat/chat.config';
 
 /** The starter workspace shipped with the package; resolves the same from `src/` (ts) and `dist/` (js). */
@@ -20,45 +28,44 @@ const int = (description: string, def: number, minimum = 0) =>
 
 /** Every environment variable care-consult reads, with its meaning and default (README table source). */
 export const ConfigSchema = Type.Object({
-  PORT: int('HTTP port', 8000, 0),
+  ...serviceConfigFields({
+    port: 8000,
+    dataDir: '.data/care-consult',
+    descriptions: {
+      PORT: 'HTTP port',
+      MANAGEMENT_PORT:
+        "Port of the operators' listener serving only `/actuator/prometheus` and `/actuator/health/liveness` (ADR 0012); unset: metrics on the API port in dev, none in prod",
+      APP_PROFILES_ACTIVE: '`dev` or `prod`; prod refuses to start without its secrets',
+      CORS_ALLOWED_ORIGINS:
+        'Comma list of allowed browser origins; unset in dev allows any, unset in prod allows none',
+      LOG_LEVEL: 'pino level: trace, debug, info, warn, error, fatal',
+      DATABASE_URI:
+        'Unset: embedded PGlite in DATA_DIR; `pglite://memory`: ephemeral; `postgres://...`: a server',
+      DATA_DIR: 'Folder of the embedded database',
+      TRUST_PROXY:
+        'Express `trust proxy`: `false`, `true`, a hop count or a comma list of addresses/CIDRs; decides the client IP the relay rate limit counts by (ADR 0009)',
+      SHUTDOWN_DRAIN_MS:
+        'On SIGTERM, how long to keep serving with health down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)',
+      SHUTDOWN_TIMEOUT_MS: 'Upper bound of the graceful shutdown after the listener closed',
+    },
+  }),
+  ...tokenVerificationConfigFields({
+    defaultProvider: 'builtin',
+    descriptions: {
+      JWT_SECRET:
+        'HS256 key shared with platform-auth (>= 32 bytes); required in prod with AUTH_PROVIDER=builtin',
+      JWT_ISSUER: 'Expected `iss` of builtin tokens',
+      JWT_AUDIENCE: 'Expected `aud` of builtin tokens',
+      AUTH_JWKS_URI: 'JWKS URL of the external identity provider (AUTH_PROVIDER=external)',
+      AUTH_ISSUER: 'Expected `iss` of external tokens',
+      AUTH_AUDIENCE: 'Expected `aud` of external tokens',
+    },
+  }),
   WEB_CONCURRENCY: int(
     'Worker processes serving PORT together (node:cluster), e.g. one per core; above 1 needs a PostgreSQL server (DATABASE_URI), REDIS_URL and RELAY_SIGNING_KEY, since the workers share threads, relay nonces and ticket keys (ADR 0406)',
     1,
     1,
   ),
-  MANAGEMENT_PORT: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: 65535,
-      description:
-        "Port of the operators' listener serving only `/actuator/prometheus` and `/actuator/health/liveness` (ADR 0012); unset: metrics on the API port in dev, none in prod",
-    }),
-  ),
-  APP_PROFILES_ACTIVE: Type.Union([Type.Literal('dev'), Type.Literal('prod')], {
-    description: '`dev` or `prod`; prod refuses to start without its secrets',
-    default: 'dev',
-  }),
-  CORS_ALLOWED_ORIGINS: optional(
-    'Comma list of allowed browser origins; unset in dev allows any, unset in prod allows none',
-  ),
-  LOG_LEVEL: str('pino level: trace, debug, info, warn, error, fatal', 'info'),
-  DATABASE_URI: optional(
-    'Unset: embedded PGlite in DATA_DIR; `pglite://memory`: ephemeral; `postgres://...`: a server',
-  ),
-  DATA_DIR: str('Folder of the embedded database', '.data/care-consult'),
-  AUTH_PROVIDER: Type.Union([Type.Literal('builtin'), Type.Literal('external')], {
-    description:
-      '`builtin`: HS256 tokens of platform-auth (JWT_SECRET); `external`: RS256/ES256 via AUTH_JWKS_URI',
-    default: 'builtin',
-  }),
-  JWT_SECRET: optional(
-    'HS256 key shared with platform-auth (>= 32 bytes); required in prod with AUTH_PROVIDER=builtin',
-  ),
-  JWT_ISSUER: str('Expected `iss` of builtin tokens', 'care-platform'),
-  JWT_AUDIENCE: str('Expected `aud` of builtin tokens', 'care-platform'),
-  AUTH_JWKS_URI: optional('JWKS URL of the external identity provider (AUTH_PROVIDER=external)'),
-  AUTH_ISSUER: optional('Expected `iss` of external tokens'),
-  AUTH_AUDIENCE: optional('Expected `aud` of external tokens'),
   WORKSPACE_ROOT: optional(
     'Folder with agents/<id>/AGENT.md and skills/<id>/SKILL.md; default the shipped starter workspace',
   ),
@@ -103,18 +110,6 @@ export const ConfigSchema = Type.Object({
   REDIS_URL: optional(
     'Redis for consumed relay nonces and the relay callback rate limit, shared by replicas; unset: in-process (ADR 0009)',
   ),
-  TRUST_PROXY: str(
-    'Express `trust proxy`: `false`, `true`, a hop count or a comma list of addresses/CIDRs; decides the client IP the relay rate limit counts by (ADR 0009)',
-    'false',
-  ),
-  SHUTDOWN_DRAIN_MS: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      description:
-        'On SIGTERM, how long to keep serving with health down before the listener closes; default 5000 in prod, 0 in dev (ADR 0007)',
-    }),
-  ),
-  SHUTDOWN_TIMEOUT_MS: int('Upper bound of the graceful shutdown after the listener closed', 10000, 0),
   ...ChatConfigProperties,
   RELAY_CALLBACK_RATE_LIMIT: int(
     'Relay callbacks allowed per client address and minute (all replicas together when REDIS_URL is set); 0 turns the limit off',
@@ -131,19 +126,9 @@ export const ConfigSchema = Type.Object({
 export type AppConfig = Readonly<Static<typeof ConfigSchema>>;
 
 const rules: ConfigRule<Static<typeof ConfigSchema>>[] = [
-  (c) =>
-    c.JWT_SECRET !== undefined &&
-    Buffer.byteLength(c.JWT_SECRET) < 32 &&
-    'JWT_SECRET must be at least 32 bytes',
-  (c) =>
-    c.APP_PROFILES_ACTIVE === 'prod' &&
-    (c.AUTH_PROVIDER ?? 'builtin') === 'builtin' &&
-    !c.JWT_SECRET &&
-    'JWT_SECRET is required in prod (AUTH_PROVIDER=builtin)',
-  (c) =>
-    c.AUTH_PROVIDER === 'external' &&
-    !(c.AUTH_JWKS_URI && c.AUTH_ISSUER && c.AUTH_AUDIENCE) &&
-    'AUTH_PROVIDER=external needs AUTH_JWKS_URI, AUTH_ISSUER and AUTH_AUDIENCE',
+  ...serviceConfigRules({ refuseWildcardCorsInProd: false }),
+  // Without a secret in dev the service starts and refuses every token (ADR 0200).
+  ...tokenVerificationRules({ secretRequired: 'prod' }),
   (c) =>
     c.RELAY_SIGNING_KEY !== undefined &&
     c.RELAY_SIGNING_KEY.length < 32 &&
@@ -155,9 +140,6 @@ const rules: ConfigRule<Static<typeof ConfigSchema>>[] = [
   (c) => c.LLM_PROVIDER === 'openai' && !c.LLM_API_KEY && 'LLM_PROVIDER=openai needs LLM_API_KEY',
   (c) =>
     c.LLM_PROVIDER === 'anthropic' && !c.ALT_LLM_API_KEY && 'LLM_PROVIDER=anthropic needs ALT_LLM_API_KEY',
-  (c) =>
-    c.DATABASE_URI?.startsWith('mongodb') &&
-    'DATABASE_URI: PostgreSQL is required (postgres://... or unset for embedded)',
   // Embedded PGlite lives inside one process: a second worker would open its own copy of the data (ADR 0406).
   (c) =>
     (c.WEB_CONCURRENCY ?? 1) > 1 &&

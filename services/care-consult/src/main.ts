@@ -1,5 +1,5 @@
 import {
-  ConfigError,
+  loadConfigOrExit,
   createLogger,
   createMetrics,
   shutdownDrainMs,
@@ -8,23 +8,14 @@ import {
 } from '@care/service-kit';
 import { createApp, createAppDeps } from './app';
 import { CatalogStore } from './catalog/catalog.store';
-import { loadAppConfig, workspaceRoot, type AppConfig } from './config';
+import { loadAppConfig, workspaceRoot } from './config';
 import { openCareConsultDatabase } from './db/open-database';
 import { createRelayRuntime } from './relay/relay.deps';
 import { isClusterWorker, runClusterPrimary, shareWorkerMetrics } from './cluster';
 
 /** Entry point: config (exit 1 before listening if wrong), database, workspace, app, server with graceful shutdown. */
 async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadAppConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit(() => loadAppConfig());
   const root = createLogger({ name: 'care-consult', level: config.LOG_LEVEL });
   // In a cluster every line says which worker wrote it.
   const logger = isClusterWorker() ? root.child({ pid: process.pid }) : root;

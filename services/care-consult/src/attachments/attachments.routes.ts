@@ -1,7 +1,13 @@
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { AppError, hasControlCharacters, hasLoneSurrogate, ValidationError } from '@care/service-kit';
-import { principalOf, requestIdOf } from '../auth/auth.middleware';
+import {
+  AppError,
+  hasControlCharacters,
+  hasLoneSurrogate,
+  ValidationError,
+  callerOf,
+  requestIdOf,
+} from '@care/service-kit';
 import type { AppDeps } from '../app';
 import type { AppConfig } from '../config';
 import type { Owner } from './attachments.service';
@@ -66,7 +72,7 @@ function singleFile(config: AppConfig): RequestHandler {
 export function attachmentsRoutes(deps: Pick<AppDeps, 'config' | 'attachments'>): Router {
   const router = Router();
   const owner = (req: Parameters<RequestHandler>[0]): Owner => {
-    const p = principalOf(req);
+    const p = callerOf(req);
     return { tenantId: p.tenantId, userId: p.userId, requestId: requestIdOf(req) };
   };
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { validate } from '@care/service-kit';
-import { isTenantAdmin, principalOf } from '../auth/auth.middleware';
+import { validate, callerOf } from '@care/service-kit';
+import { isTenantAdmin } from '../auth/auth.middleware';
 import type { AppDeps } from '../app';
 import { AuditListQuery } from './audit.schemas';
 import type { AuditQuery } from './audit.service';
@@ -9,7 +9,7 @@ import type { AuditQuery } from './audit.service';
 export function auditRoutes(deps: Pick<AppDeps, 'audit'>): Router {
   const router = Router();
   router.get('/api/audit', validate({ query: AuditListQuery }), async (req, res) => {
-    const p = principalOf(req);
+    const p = callerOf(req);
     const page = await deps.audit.list(
       { tenantId: p.tenantId, userId: p.userId, admin: isTenantAdmin(p) },
       res.locals.query as AuditQuery,

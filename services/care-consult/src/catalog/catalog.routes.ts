@@ -1,7 +1,6 @@
 import { Router, type Request } from 'express';
 import { AgentsQuery } from '@care/contracts';
-import { validate } from '@care/service-kit';
-import { principalOf, requestIdOf } from '../auth/auth.middleware';
+import { validate, callerOf, requestIdOf } from '@care/service-kit';
 import type { AppDeps } from '../app';
 import type { AuditInput } from '../audit/audit.service';
 
@@ -13,7 +12,7 @@ export function catalogRoutes(deps: Pick<AppDeps, 'catalogService' | 'audit'>): 
   const { catalogService: catalog } = deps;
   const router = Router();
   const audit = (req: Request, e: Omit<AuditInput, 'tenantId' | 'actorId' | 'requestId' | 'outcome'>) => {
-    const p = principalOf(req);
+    const p = callerOf(req);
     void deps.audit.record({
       ...e,
       tenantId: p.tenantId,

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import { ChatRequest } from '@care/contracts';
-import { validate } from '@care/service-kit';
-import { principalOf, requestIdOf } from '../auth/auth.middleware';
+import { validate, callerOf, requestIdOf } from '@care/service-kit';
 import type { AppDeps } from '../app';
 import { SseWriter } from './sse-writer';
 
@@ -19,7 +18,7 @@ export function chatRoutes(deps: Pick<AppDeps, 'chat' | 'config' | 'consultMetri
   const router = Router();
 
   router.post('/api/chat', validate({ body: ChatRequest }), async (req, res) => {
-    const p = principalOf(req);
+    const p = callerOf(req);
     const turn = await deps.chat.prepare(
       { tenantId: p.tenantId, userId: p.userId, requestId: requestIdOf(req) },
       req.body as ChatRequest,

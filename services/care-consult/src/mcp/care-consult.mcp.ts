@@ -1,5 +1,6 @@
 // care-consult as an MCP server (ADR 0427): the catalog reads of /api/agents and /api/skills, a skill
 // reference's text, and `consult`, one screened turn through the same ChatService as POST /api/chat.
+import { callerOf, requestIdOf } from '@care/service-kit';
 import { Router, type RequestHandler } from 'express';
 import {
   AgentDetail,
@@ -21,7 +22,7 @@ import type { ChatService } from '../chat/chat.service';
 import type { ChatCaller } from '../chat/chat.types';
 import type { ThreadsService } from '../threads/threads.service';
 import type { AppDeps } from '../app';
-import { principalOf, requestIdOf, requireBearer } from '../auth/auth.middleware';
+import { requireBearer } from '../auth/auth.middleware';
 import { consult } from './consult';
 
 /** What the care-consult MCP server is built from (parts of the app's deps and its chat feature). */
@@ -162,7 +163,7 @@ function careConsultTools(d: CareConsultMcpDeps): Tool[] {
 function careConsultMcpEndpoint(d: CareConsultMcpDeps): RequestHandler {
   const tools = careConsultTools(d);
   return mcpEndpoint((req) => {
-    const p = principalOf(req);
+    const p = callerOf(req);
     return createMcpServer<ChatCaller>({
       name: 'care-consult',
       version: d.version,

@@ -1,7 +1,14 @@
 import { Router, type RequestHandler } from 'express';
 import { RelayTicketRequest } from '@care/contracts';
-import { AppError, TooManyRequestsError, bearerAuth, validate, type Logger } from '@care/service-kit';
-import { principalOf, requestIdOf } from '../auth/auth.middleware';
+import {
+  AppError,
+  TooManyRequestsError,
+  bearerAuth,
+  validate,
+  type Logger,
+  callerOf,
+  requestIdOf,
+} from '@care/service-kit';
 import type { AppDeps } from '../app';
 import { rawQueryOf, readCallbackParameters } from './relay.query';
 import { countRelay } from '../metrics/care-consult.metrics';
@@ -33,7 +40,7 @@ export function relayRoutes(
     bearerAuth(deps.verifier),
     validate({ body: RelayTicketRequest }),
     async (req, res) => {
-      const p = principalOf(req);
+      const p = callerOf(req);
       const issued = await countRelay(deps.consultMetrics, 'issue', () =>
         service.issue({ userId: p.userId, tenantId: p.tenantId }, req.body as RelayTicketRequest, {
           requestId: requestIdOf(req),

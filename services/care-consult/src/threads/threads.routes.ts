@@ -1,8 +1,7 @@
 import { Router } from 'express';
 import type { Static, ThreadHistory, ThreadList } from '@care/contracts';
-import { validate } from '@care/service-kit';
+import { validate, callerOf } from '@care/service-kit';
 import type { AppDeps } from '../app';
-import { principalOf } from '../auth/auth.middleware';
 import { ThreadHistoryQuery, ThreadListQuery, ThreadParams } from './threads.schemas';
 
 /**
@@ -13,7 +12,7 @@ import { ThreadHistoryQuery, ThreadListQuery, ThreadParams } from './threads.sch
 export function threadsRoutes(deps: Pick<AppDeps, 'threads'>): Router {
   const router = Router();
   router.get('/api/chat/threads', validate({ query: ThreadListQuery }), async (req, res) => {
-    const p = principalOf(req);
+    const p = callerOf(req);
     const q = res.locals.query as Static<typeof ThreadListQuery>;
     const page: Static<typeof ThreadList> = await deps.threads.list(
       { tenantId: p.tenantId, userId: p.userId },
@@ -26,7 +25,7 @@ export function threadsRoutes(deps: Pick<AppDeps, 'threads'>): Router {
     '/api/chat/threads/:thread_id',
     validate({ params: ThreadParams, query: ThreadHistoryQuery }),
     async (req, res) => {
-      const p = principalOf(req);
+      const p = callerOf(req);
       const q = res.locals.query as Static<typeof ThreadHistoryQuery>;
       const page: Static<typeof ThreadHistory> = await deps.threads.history(
         { tenantId: p.tenantId, userId: p.userId },
