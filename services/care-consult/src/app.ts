@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Database } from '@care/db';
+import { MemoryClient } from '@care/clients';
 import { InMemoryNonceStore } from '@care/crypto';
 import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import {
@@ -12,6 +13,7 @@ import {
   verifierFromConfig,
   type AccessTokenVerifier,
   type Logger,
+  type FetchFn,
   type Metrics,
 } from '@care/service-kit';
 import { corsOrigins, type AppConfig } from './config';
@@ -37,7 +39,6 @@ import {
   metricsRoutes,
   type CareConsultMetrics,
 } from './metrics/care-consult.metrics';
-import type { FetchFn } from './models/http-probe';
 import { ModelsService } from './models/models.service';
 import { modelsRoutes } from './models/models.routes';
 import { openApiRoutes } from './openapi/care-consult.openapi';
@@ -83,6 +84,8 @@ export interface AppDeps {
   catalog: CatalogStore;
   clock: () => Date;
   fetch: FetchFn;
+  /** The memory service (MEMORY_BASE_URL): chat memory tools, knowledge-base grounding, health; unset: none. */
+  memory?: MemoryClient;
   /** The package version reported by `/api/health`, the OpenAPI document and the MCP server. */
   version: string;
   /** The service's one set of readiness checks (database, emergency screen) and its draining flag (ADR 0007). */
@@ -147,6 +150,14 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
     sharedSentenceEncoder(),
     logger,
   );
+  const memory = config.MEMORY_BASE_URL
+    ? new MemoryClient({
+        baseUrl: config.MEMORY_BASE_URL,
+        apiKey: config.MEMORY_API_KEY,
+        timeoutMs: config.MEMORY_TIMEOUT_MS,
+        fetchFn,
+      })
+    : undefined;
   const relay = runtime.relay ?? {
     keys: relayKeysFromConfig(config, logger),
     nonceStore: new InMemoryNonceStore(),
@@ -159,7 +170,7 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
     catalogService,
     audit,
     clock,
-    fetch: fetchFn,
+    memory,
     agentRouter,
     redFlagScreen,
     chatProvider: runtime.chatProvider,
@@ -171,6 +182,7 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
     catalog,
     clock,
     fetch: fetchFn,
+    memory,
     version,
     health,
     healthService: new HealthService({
@@ -178,7 +190,7 @@ export function createAppDeps(runtime: AppRuntime): AppDeps {
       catalog,
       models,
       checks: health,
-      fetch: fetchFn,
+      memory,
       version,
       startedAt: runtime.startedAt ?? now(),
       now,

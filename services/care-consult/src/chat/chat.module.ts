@@ -3,7 +3,6 @@ import type { AppDeps, AppRuntime } from '../app';
 import { OFFLINE_MODEL_ID } from '../models/models.service';
 import { createChatProvider } from '../providers/provider.factory';
 import { ThreadsService } from '../threads/threads.service';
-import { MemoryClient } from '../tools/memory.client';
 import { recallMemoryTool, saveMemoryTool } from '../tools/memory.tools';
 import { readSkillReferenceTool } from '../tools/read-skill-reference.tool';
 import { searchCatalogTool } from '../tools/search-catalog.tool';
@@ -22,7 +21,7 @@ export type ChatServicesDeps = Pick<
   | 'catalogService'
   | 'audit'
   | 'clock'
-  | 'fetch'
+  | 'memory'
   | 'agentRouter'
   | 'redFlagScreen'
 > &
@@ -52,16 +51,9 @@ export function createChatServices(deps: ChatServicesDeps): Pick<AppDeps, 'chat'
     readSkillReferenceTool(catalog),
     searchCatalogTool((q, n) => catalog.search(q, n)),
   ];
-  let memory: MemoryClient | undefined;
-  if (config.MEMORY_BASE_URL) {
-    memory = new MemoryClient({
-      baseUrl: config.MEMORY_BASE_URL,
-      apiKey: config.MEMORY_API_KEY,
-      timeoutMs: config.MEMORY_TIMEOUT_MS,
-      fetchFn: deps.fetch,
-    });
-    tools.push(recallMemoryTool(memory), saveMemoryTool(memory));
-  }
+  // Memory tools only when the memory service is configured (MEMORY_BASE_URL).
+  const memory = deps.memory;
+  if (memory) tools.push(recallMemoryTool(memory), saveMemoryTool(memory));
   const threads = new ThreadsService({
     database: deps.database,
     leaseMs: config.CHAT_TURN_TIMEOUT_MS + 5000,

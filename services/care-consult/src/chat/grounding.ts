@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { candidatesFor, rankPassages } from '@care/passage-rank';
 import { tokenize } from '../providers/builtin/retrieval';
 import type { GroundingSource } from '../providers/provider.types';
-import type { MemoryClient, RecalledMemory } from '../tools/memory.client';
+import type { MemoryClient, RecalledMemory } from '@care/clients';
 import type { ToolContext } from '../tools/tool.types';
 import type { EmitFn } from './chat-events';
 
@@ -103,7 +103,11 @@ export async function searchKnowledgeBase(
   let error: string | undefined;
   try {
     const recalled = (
-      await client.recall(ctx.tenantId, query, KB_TOP_K, ctx.signal, { tagsAny: ['kb'] })
+      await client.recall(
+        ctx.tenantId,
+        { query, topK: KB_TOP_K, filter: { tagsAny: ['kb'] } },
+        { signal: ctx.signal },
+      )
     ).filter((m) => m.tags?.includes('kb'));
     // Best first by the re-ranked score, which also becomes the source's score (the order of the numbering).
     hits = rankPassages(query, recalled)

@@ -1,22 +1,21 @@
 import path from 'node:path';
 import type { HealthResponse } from '@care/contracts';
-import type { HealthRegistry } from '@care/service-kit';
+import type { MemoryClient } from '@care/clients';
+import { safeUrl, type HealthRegistry } from '@care/service-kit';
 import type { AppConfig } from '../config';
 import type { CatalogStore } from '../catalog/catalog.store';
-import { CachedProbe, joinUrl, probeJson, safeUrl, type FetchFn } from '../models/http-probe';
+import { CachedProbe } from '../models/cached-probe';
 import type { ModelsService } from '../models/models.service';
 
 /** What the health report reads. */
 export interface HealthDeps {
-  config: Pick<
-    AppConfig,
-    'MEMORY_BASE_URL' | 'MEMORY_API_KEY' | 'LLM_PROBE_TIMEOUT_MS' | 'LLM_PROBE_CACHE_MS'
-  >;
+  config: Pick<AppConfig, 'MEMORY_BASE_URL' | 'LLM_PROBE_TIMEOUT_MS' | 'LLM_PROBE_CACHE_MS'>;
   catalog: Pick<CatalogStore, 'snapshot'>;
   models: Pick<ModelsService, 'activeReachable' | 'localLlm'>;
   /** The service's readiness checks (database, emergency screen): any one down makes the report `error`. */
   checks: Pick<HealthRegistry, 'readiness'>;
-  fetch: FetchFn;
+  /** The memory service client, when MEMORY_BASE_URL is set. */
+  memory?: Pick<MemoryClient, 'isHealthy'>;
   version: string;
   startedAt: number;
   now: () => number;
@@ -24,28 +23,18 @@ export interface HealthDeps {
 
 /**
  * Builds `GET /api/health`: `error` when a registered readiness check fails (the database does not answer, the
- * emergency screen cannot run) or no agent is loaded; `degraded`
- * when the active model, the memory service or a workspace package is broken; `ok` otherwise. Outbound
- * probes are cached (LLM_PROBE_CACHE_MS) and time-boxed (LLM_PROBE_TIMEOUT_MS).
+ * emergency screen cannot run) or no agent is loaded; `degraded` when the active model, the memory service or a
+ * workspace package is broken; `ok` otherwise. Outbound probes are cached (LLM_PROBE_CACHE_MS) and time-boxed
+ * (LLM_PROBE_TIMEOUT_MS).
  */
 export class HealthService {
   private readonly memory?: CachedProbe<boolean>;
 
   constructor(private readonly deps: HealthDeps) {
-    const { config } = deps;
-    const base = config.MEMORY_BASE_URL;
-    if (base) {
-      const headers: Record<string, string> = config.MEMORY_API_KEY
-        ? { 'x-api-key': config.MEMORY_API_KEY }
-        : {};
+    const { config, memory } = deps;
+    if (memory) {
       this.memory = new CachedProbe(
-        async () =>
-          (
-            await probeJson(deps.fetch, joinUrl(base, 'api/v1/system/health'), {
-              timeoutMs: config.LLM_PROBE_TIMEOUT_MS,
-              headers,
-            })
-          ).ok,
+        () => memory.isHealthy({ timeoutMs: config.LLM_PROBE_TIMEOUT_MS }),
         config.LLM_PROBE_CACHE_MS,
         deps.now,
       );

@@ -1,6 +1,7 @@
 import type { LocalLlmStatus, ModelsResponse, Static } from '@care/contracts';
 import { activeLlmProvider, type AppConfig, type LlmProviderName } from '../config';
-import { CachedProbe, joinUrl, probeJson, safeUrl, type FetchFn, type ProbeResult } from './http-probe';
+import { joinUrl, safeUrl, type FetchFn } from '@care/service-kit';
+import { CachedProbe, probeJson, type ProbeResult } from './cached-probe';
 
 /** Model id of the built-in offline engine (answers from skill documents, no model server). */
 export const OFFLINE_MODEL_ID = 'care-offline-skills';

@@ -1,4 +1,4 @@
-import { MemoryCallError, type MemoryClient, type RecalledMemory } from './memory.client';
+import { MemoryCallError, type MemoryClient, type RecalledMemory } from '@care/clients';
 import { extractFacts } from './memory-facts';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './tool.types';
 
@@ -31,7 +31,11 @@ async function recallOwn(
   topK: number,
 ): Promise<RecalledMemory[]> {
   const tag = userTag(ctx.userId);
-  const hits = await client.recall(ctx.tenantId, query, topK, ctx.signal, { tagsAny: [tag] });
+  const hits = await client.recall(
+    ctx.tenantId,
+    { query, topK, filter: { tagsAny: [tag] } },
+    { signal: ctx.signal },
+  );
   return hits.filter((m) => m.tags?.includes(tag)).slice(0, topK);
 }
 
@@ -124,7 +128,7 @@ export function saveMemoryTool(client: MemoryClient): ToolDefinition {
           const id = await client.remember(
             ctx.tenantId,
             { text: fact.text, type: 'SEMANTIC', source: 'USER_STATED', tags },
-            ctx.signal,
+            { signal: ctx.signal },
           );
           if (id) ids.push(id);
         }
