@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Db, Tx } from '@care/db';
+import type { Db, TenantTx } from '@care/db';
 import { chatCheckpoints, chatThreads } from '../db/schema';
 
 /** A stored checkpoint as plain data. */
@@ -55,16 +55,13 @@ export async function completeTurn(
 }
 
 /** Frees the thread without a checkpoint (the turn could not be recorded). */
-export async function releaseTurn(
-  tx: Tx,
-  input: { tenantId: string; threadId: string; turnId: string },
-): Promise<void> {
+export async function releaseTurn(tx: TenantTx, input: { threadId: string; turnId: string }): Promise<void> {
   await tx
     .update(chatThreads)
     .set({ busyTurn: null, busyUntil: null })
     .where(
       and(
-        eq(chatThreads.tenantId, input.tenantId),
+        eq(chatThreads.tenantId, tx.tenantId),
         eq(chatThreads.threadId, input.threadId),
         eq(chatThreads.busyTurn, input.turnId),
       ),
@@ -72,20 +69,20 @@ export async function releaseTurn(
 }
 
 /** The thread row, or undefined. */
-export async function findThread(tx: Tx, tenantId: string, threadId: string): Promise<ThreadRow | undefined> {
+export async function findThread(tx: TenantTx, threadId: string): Promise<ThreadRow | undefined> {
   const [row] = await tx
     .select()
     .from(chatThreads)
-    .where(and(eq(chatThreads.tenantId, tenantId), eq(chatThreads.threadId, threadId)));
+    .where(and(eq(chatThreads.tenantId, tx.tenantId), eq(chatThreads.threadId, threadId)));
   return row;
 }
 
 /** Checkpoints of a thread, newest first, older than `beforeSeq` when given. */
 export async function listCheckpoints(
-  tx: Tx,
-  input: { tenantId: string; threadId: string; limit: number; beforeSeq?: number },
+  tx: TenantTx,
+  input: { threadId: string; limit: number; beforeSeq?: number },
 ): Promise<CheckpointRow[]> {
-  const where = [eq(chatCheckpoints.tenantId, input.tenantId), eq(chatCheckpoints.threadId, input.threadId)];
+  const where = [eq(chatCheckpoints.tenantId, tx.tenantId), eq(chatCheckpoints.threadId, input.threadId)];
   if (input.beforeSeq !== undefined) where.push(lt(chatCheckpoints.seq, input.beforeSeq));
   return tx
     .select()
@@ -99,15 +96,16 @@ export async function listCheckpoints(
 export type ThreadListRow = ThreadRow & { firstMessages: Array<{ role: string; content: string }> | null };
 
 /**
- * The owner's threads in the tenant that have at least one finished turn, most recently active first (ties by id), after `after` when given. Uses
- * the `(tenant_id, owner_id, updated_at desc)` index; the first turn's messages come from checkpoint seq 1.
+ * The owner's threads in the transaction's tenant that have at least one finished turn, most recently active first
+ * (ties by id), after `after` when given. Uses the `(tenant_id, owner_id, updated_at desc)` index; the first turn's
+ * messages come from checkpoint seq 1.
  */
 export async function listThreads(
-  tx: Tx,
-  input: { tenantId: string; ownerId: string; limit: number; after?: { updatedAt: Date; threadId: string } },
+  tx: TenantTx,
+  input: { ownerId: string; limit: number; after?: { updatedAt: Date; threadId: string } },
 ): Promise<ThreadListRow[]> {
   const where = [
-    eq(chatThreads.tenantId, input.tenantId),
+    eq(chatThreads.tenantId, tx.tenantId),
     eq(chatThreads.ownerId, input.ownerId),
     gt(chatThreads.turns, 0),
   ];

@@ -195,7 +195,7 @@ export class ThreadsService {
   /** Frees the thread without a checkpoint (when recording failed). */
   async release(scope: ThreadScope, lease: TurnLease): Promise<void> {
     await this.database.withTenant(scope.tenantId, (tx) =>
-      releaseTurn(tx, { tenantId: scope.tenantId, threadId: lease.threadId, turnId: lease.turnId }),
+      releaseTurn(tx, { threadId: lease.threadId, turnId: lease.turnId }),
     );
   }
 
@@ -205,7 +205,6 @@ export class ThreadsService {
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
     return this.database.withTenant(scope.tenantId, async (tx) => {
       const rows = await listThreads(tx, {
-        tenantId: scope.tenantId,
         ownerId: scope.userId,
         limit: page.limit + 1,
         after,
@@ -245,12 +244,11 @@ export class ThreadsService {
       beforeSeq = Number(page.cursor);
     }
     return this.database.withTenant(scope.tenantId, async (tx) => {
-      const thread = await findThread(tx, scope.tenantId, threadId);
+      const thread = await findThread(tx, threadId);
       // Another user's thread in the same tenant answers like a missing one: its existence is not revealed.
       if (!thread || thread.ownerId !== scope.userId)
         throw new NotFoundError(`No thread with id "${threadId}"`, 'THREAD_NOT_FOUND');
       const rows = await listCheckpoints(tx, {
-        tenantId: scope.tenantId,
         threadId,
         limit: page.limit + 1,
         beforeSeq,
