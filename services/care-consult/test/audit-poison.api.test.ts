@@ -1,15 +1,16 @@
 import type { Database } from '@care/db';
 import { createLogger } from '@care/service-kit';
+import { testEngines } from '@care/service-kit/testing';
+import { openConsultDatabase } from './support/engines';
 import { AuditService, type AuditInput } from '../src/audit/audit.service';
-import { engines } from './support/engines';
 
 const silent = createLogger({ name: 'test', level: 'silent' });
 
-for (const engine of engines()) {
+for (const engine of testEngines()) {
   describe(`audit batches with poisoned events on ${engine.name}`, () => {
     let db: { database: Database; close(): Promise<void> };
     beforeAll(async () => {
-      db = await engine.open();
+      db = await engine.open(openConsultDatabase);
     });
     afterAll(() => db?.close());
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
 import { sql } from 'drizzle-orm';
+import { testEngines } from '@care/service-kit/testing';
+import { openConsultDatabase } from '../support/engines';
 import { openCareConsultDatabase } from '../../src/db/open-database';
 import { acquireTurn, completeTurn } from '../../src/threads/threads.repository';
 import { ThreadsService, type TurnRecord } from '../../src/threads/threads.service';
-import { engines, type Engine } from '../support/engines';
 
 const record = (status: TurnRecord['status']): TurnRecord => ({
   agentId: 'sleep-coach',
@@ -77,10 +78,10 @@ describe('a new thread when the database is gone', () => {
   });
 });
 
-describe.each(engines())('chat_acquire_turn on $name', (engine) => {
-  let handle: Awaited<ReturnType<Engine['open']>>;
+describe.each(testEngines())('chat_acquire_turn on $name', (engine) => {
+  let handle: { database: Database; close(): Promise<void> };
   beforeAll(async () => {
-    handle = await engine.open();
+    handle = await engine.open(openConsultDatabase);
   });
   afterAll(() => handle.close());
   const at = new Date('2026-02-01T00:00:00Z');
