@@ -160,6 +160,20 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return loadConfig(ConfigSchema, env, rules);
 }
 
+/** The LLM engines' settings: the explicit choice, and each provider's key, URL and model. */
+export type LlmSettings = Pick<
+  AppConfig,
+  | 'LLM_PROVIDER'
+  | 'LLM_API_KEY'
+  | 'LLM_BASE_URL'
+  | 'LLM_MODEL'
+  | 'ALT_LLM_API_KEY'
+  | 'ALT_LLM_BASE_URL'
+  | 'ALT_LLM_MODEL'
+  | 'LOCAL_LLM_BASE_URL'
+  | 'LOCAL_LLM_MODEL'
+>;
+
 /** The active chat engine: explicit LLM_PROVIDER, else the first provider whose key is set, else offline. */
 export function activeLlmProvider(
   config: Pick<AppConfig, 'LLM_PROVIDER' | 'LLM_API_KEY' | 'ALT_LLM_API_KEY'>,

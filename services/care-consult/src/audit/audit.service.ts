@@ -70,14 +70,10 @@ export class AuditService {
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();
 
-  private readonly database: Database;
-  private readonly logger: Logger;
-  private readonly clock: () => Date;
+  constructor(private readonly deps: { database: Database; logger: Logger; clock?: () => Date }) {}
 
-  constructor(deps: { database: Database; logger: Logger; clock?: () => Date }) {
-    this.database = deps.database;
-    this.logger = deps.logger;
-    this.clock = deps.clock ?? (() => new Date());
+  private now(): Date {
+    return this.deps.clock?.() ?? new Date();
   }
 
   /** Queues one event; the promise settles (never rejects) once its batch was written or failed. */
@@ -88,7 +84,7 @@ export class AuditService {
     this.queue.push({
       tenantId: input.tenantId,
       id: randomUUID(),
-      occurredAt: this.clock(),
+      occurredAt: this.now(),
       actorId: text(input.actorId, MAX_FIELD),
       action: text(input.action, MAX_FIELD),
       resourceType: text(input.resourceType, MAX_FIELD),
@@ -122,17 +118,17 @@ export class AuditService {
     for (const row of batch) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row]);
     for (const [tenantId, rows] of byTenant) {
       try {
-        await insertAuditEvents(this.database.db, tenantId, rows);
+        await insertAuditEvents(this.deps.database.db, tenantId, rows);
       } catch (err) {
         if (rows.length === 1) {
-          this.logger.error(
+          this.deps.logger.error(
             { err: (err as Error).message, events: 1, actions: [rows[0]!.action] },
             'audit write failed',
           );
           continue;
         }
         // One event the database refuses must not cost the others of its batch (ADR 0008): write them one by one.
-        this.logger.warn(
+        this.deps.logger.warn(
           { err: (err as Error).message, events: rows.length },
           'audit batch refused; writing its events one by one',
         );
@@ -143,9 +139,9 @@ export class AuditService {
 
   private async writeOne(tenantId: string, row: NewAuditEventRow): Promise<void> {
     try {
-      await insertAuditEvents(this.database.db, tenantId, [row]);
+      await insertAuditEvents(this.deps.database.db, tenantId, [row]);
     } catch (err) {
-      this.logger.error(
+      this.deps.logger.error(
         { err: (err as Error).message, events: 1, actions: [row.action] },
         'audit write failed',
       );
@@ -169,7 +165,7 @@ export class AuditService {
     const before = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     await this.flush();
     const limit = q.limit ?? 50;
-    const rows = await this.database.withTenant(caller.tenantId, (tx) =>
+    const rows = await this.deps.database.withTenant(caller.tenantId, (tx) =>
       listAuditEvents(tx, {
         actorId: caller.admin ? q.actorId : caller.userId,
         action: q.action,

@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
 import { AgentsQuery } from '@care/contracts';
-import { validate, callerOf, requestIdOf } from '@care/service-kit';
+import { callerOf, requestIdOf, validate } from '@care/service-kit';
 import type { AppDeps } from '../app';
 import type { AuditInput } from '../audit/audit.service';
+import { agentSearchAudit } from './catalog.service';
 
 /**
  * `GET /api/agents`, `/api/agents/categories`, `/api/agents/{id}`, `/api/skills`, `/api/skills/{id}`.
@@ -25,16 +26,7 @@ export function catalogRoutes(deps: Pick<AppDeps, 'catalogService' | 'audit'>): 
   router.get('/api/agents', validate({ query: AgentsQuery }), (req, res) => {
     const q = res.locals.query as AgentsQuery;
     const list = catalog.listAgents(q);
-    audit(req, {
-      action: 'catalog.agents.list',
-      resourceType: 'agent',
-      meta: {
-        domain: q.domain,
-        category: q.category,
-        queryLength: q.query?.length,
-        results: list.agents.length,
-      },
-    });
+    audit(req, agentSearchAudit(q, list));
     res.json(list);
   });
 

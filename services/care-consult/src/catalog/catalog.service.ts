@@ -10,6 +10,7 @@ import type {
   TaxonomyTree,
 } from '@care/contracts';
 import { NotFoundError } from '@care/service-kit';
+import type { AuditMeta } from '../audit/audit.service';
 import type { CatalogSnapshot, CatalogStore } from './catalog.store';
 import type { AgentRecord, SkillRecord, SkillReference } from './catalog.types';
 
@@ -43,6 +44,23 @@ function listing(r: SkillReference): ReferenceListing {
 /** True when `category` equals `prefix` or lies below it (segment-wise: `clinical.tri` does not match `clinical.triage`). */
 function inCategory(category: string, prefix: string): boolean {
   return category === prefix || category.startsWith(`${prefix}.`);
+}
+
+/** The audit event of an agent search (ids and counts only: the search text itself is never stored). */
+export function agentSearchAudit(
+  q: AgentsQuery,
+  list: Static<typeof AgentList>,
+): { action: string; resourceType: string; meta: AuditMeta } {
+  return {
+    action: 'catalog.agents.list',
+    resourceType: 'agent',
+    meta: {
+      domain: q.domain,
+      category: q.category,
+      queryLength: q.query?.length,
+      results: list.agents.length,
+    },
+  };
 }
 
 /** Catalog reads over the current snapshot: filters, ranked search, taxonomy, details. No HTTP here. */

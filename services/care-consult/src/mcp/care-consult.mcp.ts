@@ -1,6 +1,5 @@
 // care-consult as an MCP server (ADR 0427): the catalog reads of /api/agents and /api/skills, a skill
 // reference's text, and `consult`, one screened turn through the same ChatService as POST /api/chat.
-import { callerOf, requestIdOf } from '@care/service-kit';
 import { Router, type RequestHandler } from 'express';
 import {
   AgentDetail,
@@ -14,10 +13,10 @@ import {
   SkillReferenceText,
   Type,
 } from '@care/contracts';
-import type { Logger } from '@care/service-kit';
+import { callerOf, requestIdOf, type Logger } from '@care/service-kit';
 import { createMcpServer, defineTool, mcpEndpoint, type McpTool } from '@care/service-kit/mcp';
 import type { AuditInput } from '../audit/audit.service';
-import type { CatalogService } from '../catalog/catalog.service';
+import { agentSearchAudit, type CatalogService } from '../catalog/catalog.service';
 import type { ChatService } from '../chat/chat.service';
 import type { ChatCaller } from '../chat/chat.types';
 import type { ThreadsService } from '../threads/threads.service';
@@ -64,17 +63,8 @@ function careConsultTools(d: CareConsultMcpDeps): Tool[] {
       hints: READ,
       run: async (q, c: ChatCaller) => {
         const list = d.catalogService.listAgents(q);
-        audit(c, {
-          action: 'catalog.agents.list',
-          resourceType: 'agent',
-          meta: {
-            domain: q.domain,
-            category: q.category,
-            queryLength: q.query?.length,
-            results: list.agents.length,
-            via: 'mcp',
-          },
-        });
+        const event = agentSearchAudit(q, list);
+        audit(c, { ...event, meta: { ...event.meta, via: 'mcp' } });
         return { result: list };
       },
     }),

@@ -1,5 +1,5 @@
 import type { LocalLlmStatus, ModelsResponse, Static } from '@care/contracts';
-import { activeLlmProvider, type AppConfig, type LlmProviderName } from '../config';
+import { activeLlmProvider, type AppConfig, type LlmProviderName, type LlmSettings } from '../config';
 import { joinUrl, safeUrl, type FetchFn } from '@care/service-kit';
 import { CachedProbe, probeJson, type ProbeResult } from './cached-probe';
 
@@ -27,21 +27,8 @@ function defaultModelOf(config: ModelsConfig, p: LlmProviderName): string {
 
 type ModelList = ProbeResult<string[]>;
 
-/** The settings the models service reads: the provider choice, their URLs, keys and models, the probe bounds. */
-type ModelsConfig = Pick<
-  AppConfig,
-  | 'LLM_PROVIDER'
-  | 'LLM_API_KEY'
-  | 'LLM_BASE_URL'
-  | 'LLM_MODEL'
-  | 'ALT_LLM_API_KEY'
-  | 'ALT_LLM_BASE_URL'
-  | 'ALT_LLM_MODEL'
-  | 'LOCAL_LLM_BASE_URL'
-  | 'LOCAL_LLM_MODEL'
-  | 'LLM_PROBE_TIMEOUT_MS'
-  | 'LLM_PROBE_CACHE_MS'
->;
+/** The settings the models service reads: the engines' settings and the probe bounds. */
+type ModelsConfig = LlmSettings & Pick<AppConfig, 'LLM_PROBE_TIMEOUT_MS' | 'LLM_PROBE_CACHE_MS'>;
 
 /**
  * Lists the configured LLM providers and their models, asking each provider's own list endpoint (OpenAI

@@ -3,21 +3,11 @@ import { BuiltinProvider } from './builtin/builtin.provider';
 import { OllamaProvider } from './ollama.provider';
 import { OpenAiProvider } from './openai.provider';
 import type { ChatProvider } from './provider.types';
-import type { AppConfig, LlmProviderName } from '../config';
+import type { LlmProviderName, LlmSettings } from '../config';
 import type { SkillLibrary } from './skill-library';
 
 /** The configuration the factory reads (the service config fits). */
-export type ProviderSettings = Pick<
-  AppConfig,
-  | 'LLM_API_KEY'
-  | 'LLM_BASE_URL'
-  | 'LLM_MODEL'
-  | 'ALT_LLM_API_KEY'
-  | 'ALT_LLM_BASE_URL'
-  | 'ALT_LLM_MODEL'
-  | 'LOCAL_LLM_BASE_URL'
-  | 'LOCAL_LLM_MODEL'
-> & {
+export type ProviderSettings = LlmSettings & {
   provider: LlmProviderName;
   offlineModel: string;
   offlineTokenDelayMs?: number;

@@ -112,15 +112,11 @@ function view(row: CheckpointRow): CheckpointView {
  * upper bound of a turn, so a crashed replica cannot wedge a thread.
  */
 export class ThreadsService {
-  private readonly database: Database;
-  /** How long a turn holds the thread (the turn's bound plus a margin); an expired lease no longer blocks. */
-  private readonly leaseMs: number;
-  private readonly clock: () => Date;
+  /** `leaseMs`: how long a turn holds the thread (the turn's bound plus a margin); an expired lease no longer blocks. */
+  constructor(private readonly deps: { database: Database; leaseMs: number; clock?: () => Date }) {}
 
-  constructor(deps: { database: Database; leaseMs: number; clock?: () => Date }) {
-    this.database = deps.database;
-    this.leaseMs = deps.leaseMs;
-    this.clock = deps.clock ?? (() => new Date());
+  private now(): Date {
+    return this.deps.clock?.() ?? new Date();
   }
 
   /** Starts a turn on the caller's thread `threadId` (created when unknown). 409 when busy, 404 when not the caller's. */
@@ -144,7 +140,7 @@ export class ThreadsService {
       turnId: randomUUID(),
       checkpointId: randomUUID(),
       parentId: null,
-      startedAt: this.clock(),
+      startedAt: this.now(),
       ready: Promise.resolve(),
     };
   }
@@ -152,13 +148,13 @@ export class ThreadsService {
   private async acquire(scope: ThreadScope, lease: Omit<TurnLease, 'parentId'>): Promise<string | null> {
     const now = lease.startedAt;
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
-    const result = await acquireTurn(this.database.db, {
+    const result = await acquireTurn(this.deps.database.db, {
       tenantId: scope.tenantId,
       threadId: lease.threadId,
       ownerId: scope.userId,
       turnId: lease.turnId,
       now,
-      until: new Date(now.getTime() + this.leaseMs),
+      until: new Date(now.getTime() + this.deps.leaseMs),
     });
     if (!result.ok) {
       if (result.reason === 'busy')
@@ -173,10 +169,10 @@ export class ThreadsService {
 
   /** Stores the turn's checkpoint and frees the thread. */
   async complete(scope: ThreadScope, lease: TurnLease, record: TurnRecord): Promise<number> {
-    const now = this.clock();
+    const now = this.now();
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
     return completeTurn(
-      this.database.db,
+      this.deps.database.db,
       lease.turnId,
       {
         tenantId: scope.tenantId,
@@ -194,7 +190,7 @@ export class ThreadsService {
 
   /** Frees the thread without a checkpoint (when recording failed). */
   async release(scope: ThreadScope, lease: TurnLease): Promise<void> {
-    await this.database.withTenant(scope.tenantId, (tx) =>
+    await this.deps.database.withTenant(scope.tenantId, (tx) =>
       releaseTurn(tx, { threadId: lease.threadId, turnId: lease.turnId }),
     );
   }
@@ -203,7 +199,7 @@ export class ThreadsService {
   async list(scope: ThreadScope, page: { limit: number; cursor?: string }): Promise<ThreadListPage> {
     const after = page.cursor === undefined ? undefined : decodeListCursor(page.cursor);
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
-    return this.database.withTenant(scope.tenantId, async (tx) => {
+    return this.deps.database.withTenant(scope.tenantId, async (tx) => {
       const rows = await listThreads(tx, {
         ownerId: scope.userId,
         limit: page.limit + 1,
@@ -211,7 +207,7 @@ export class ThreadsService {
       });
       const more = rows.length > page.limit;
       const items = rows.slice(0, page.limit);
-      const now = this.clock();
+      const now = this.now();
       const last = items[items.length - 1];
       return {
         threads: items.map((t) => ({
@@ -243,7 +239,7 @@ export class ThreadsService {
       }
       beforeSeq = Number(page.cursor);
     }
-    return this.database.withTenant(scope.tenantId, async (tx) => {
+    return this.deps.database.withTenant(scope.tenantId, async (tx) => {
       const thread = await findThread(tx, threadId);
       // Another user's thread in the same tenant answers like a missing one: its existence is not revealed.
       if (!thread || thread.ownerId !== scope.userId)
@@ -259,7 +255,7 @@ export class ThreadsService {
         thread_id: threadId,
         agent_id: thread.agentId,
         turns: thread.turns,
-        busy: !!thread.busyTurn && !!thread.busyUntil && thread.busyUntil > this.clock(),
+        busy: !!thread.busyTurn && !!thread.busyUntil && thread.busyUntil > this.now(),
         created_at: thread.createdAt.toISOString(),
         updated_at: thread.updatedAt.toISOString(),
         checkpoints: items.map(view),
