@@ -48,7 +48,7 @@ export function chatRoutes(deps: Pick<AppDeps, 'chat' | 'config' | 'consultMetri
         (e) => {
           if (e.event === 'refusal')
             metrics?.refusals.inc({
-              category: String((e.data as { category?: unknown }).category ?? 'unknown'),
+              category: e.data.category ?? 'unknown',
             });
           sse.send(e.event, e.data);
         },
