@@ -1,8 +1,8 @@
 import { defineConfig } from 'drizzle-kit';
 
-// One migration folder for the whole service; feature tables may live next to their feature as *.schema.ts.
+// One migration folder and one schema file (src/db/schema.ts) for the whole service.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./src/db/schema.ts', './src/*/*.schema.ts'],
+  schema: './src/db/schema.ts',
   out: './drizzle',
 });

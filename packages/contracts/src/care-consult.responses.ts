@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DOMAINS } from './care-consult';
 
-// Response bodies of care-consult the spec leaves "not shown": what the routes send today, so the served
+// Response bodies of care-consult: what the routes send today, so the served
 // OpenAPI document can be checked against real responses (ADR 0014).
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -50,7 +50,9 @@ export const ThreadList = Type.Object(
       Type.Object(
         {
           thread_id: Type.String(),
-          title: Nullable(Type.String({ description: 'the first question, shortened; null when there is none' })),
+          title: Nullable(
+            Type.String({ description: 'the first question, shortened; null when there is none' }),
+          ),
           agent_id: Nullable(Type.String()),
           turns: Type.Integer({ minimum: 0 }),
           busy: Type.Boolean(),
@@ -65,8 +67,11 @@ export const ThreadList = Type.Object(
   { description: 'open to added fields' },
 );
 
-/** Body of an SSE response: `event:`/`data:` frames (care-consult spec section 6). */
-export const SseStream = Type.String({ description: 'text/event-stream frames: message, token, tool_start, tool_end, suggestions, refusal, error, done' });
+/** Body of an SSE response: `event:`/`data:` frames (ADR 0400). */
+export const SseStream = Type.String({
+  description:
+    'text/event-stream frames: message, token, tool_start, tool_end, suggestions, refusal, error, done',
+});
 
 const Domain = Type.Union(DOMAINS.map((d) => Type.Literal(d)));
 const closed = { additionalProperties: false } as const;
@@ -89,10 +94,20 @@ export const AgentSummary = Type.Object(
 );
 
 /** GET /api/agents: matches before the limit (`total`) and the returned page. */
-export const AgentList = Type.Object({ total: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 1 }), agents: Type.Array(AgentSummary) }, closed);
+export const AgentList = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0 }),
+    limit: Type.Integer({ minimum: 1 }),
+    agents: Type.Array(AgentSummary),
+  },
+  closed,
+);
 
 /** A skill reference document as listed (its text is not part of the listing). */
-export const ReferenceListing = Type.Object({ name: Type.String(), path: Type.String(), title: Type.String(), bytes: Type.Integer({ minimum: 0 }) }, closed);
+export const ReferenceListing = Type.Object(
+  { name: Type.String(), path: Type.String(), title: Type.String(), bytes: Type.Integer({ minimum: 0 }) },
+  closed,
+);
 
 /** GET /api/agents/{agent_id}: manifest, declared skills with their references, persona. */
 export const AgentDetail = Type.Object(
@@ -108,7 +123,15 @@ export const AgentDetail = Type.Object(
     clinical: Type.Boolean(),
     version: Type.String(),
     skills: Type.Array(
-      Type.Object({ id: Type.String(), name: Type.String(), description: Type.String(), references: Type.Array(ReferenceListing) }, closed),
+      Type.Object(
+        {
+          id: Type.String(),
+          name: Type.String(),
+          description: Type.String(),
+          references: Type.Array(ReferenceListing),
+        },
+        closed,
+      ),
     ),
     persona: Type.String(),
   },
@@ -201,7 +224,10 @@ export const AuditPage = Type.Object(
           resourceId: Nullable(Type.String()),
           outcome: Type.String({ description: 'success, failure or denied' }),
           requestId: Nullable(Type.String()),
-          meta: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+          meta: Type.Record(
+            Type.String(),
+            Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+          ),
         },
         closed,
       ),
@@ -225,7 +251,10 @@ export const AttachmentView = Type.Object(
 );
 
 /** GET /api/attachments: the caller's sandbox. */
-export const AttachmentList = Type.Object({ total: Type.Integer({ minimum: 0 }), items: Type.Array(AttachmentView) }, closed);
+export const AttachmentList = Type.Object(
+  { total: Type.Integer({ minimum: 0 }), items: Type.Array(AttachmentView) },
+  closed,
+);
 
 /** POST /api/attachments body (multipart/form-data): one file in the field `file`. */
 export const AttachmentUpload = Type.Object(
@@ -237,4 +266,7 @@ export const AttachmentUpload = Type.Object(
 export const RelayTicketIssued = Type.Object({ ticket: Type.String(), expires_at: DateTime }, closed);
 
 /** GET /console/config.json: what the console needs to sign in and call the API. */
-export const ConsoleConfig = Type.Object({ authUrl: Nullable(Type.String()), apiBase: Type.String() }, closed);
+export const ConsoleConfig = Type.Object(
+  { authUrl: Nullable(Type.String()), apiBase: Type.String() },
+  closed,
+);

@@ -86,7 +86,10 @@ export const TaxonomyTree = Type.Object({
   total: Type.Integer({ minimum: 0 }),
   domains: Type.Record(
     Type.String(),
-    Type.Object({ count: Type.Integer({ minimum: 0 }), categories: Type.Record(Type.String(), CategoryNode) }),
+    Type.Object({
+      count: Type.Integer({ minimum: 0 }),
+      categories: Type.Record(Type.String(), CategoryNode),
+    }),
   ),
 });
 /** Taxonomy tree. */
@@ -122,7 +125,7 @@ export const RelayResolution = Type.Object({
 /** Relay resolution. */
 export type RelayResolution = Static<typeof RelayResolution>;
 
-/** POST /api/relay/tickets request (DESIGN section 5). */
+/** POST /api/relay/tickets request (ADR 0500). */
 export const RelayTicketRequest = Type.Object(
   {
     profile_id: Type.String({ minLength: 1, maxLength: 200 }),
@@ -134,36 +137,3 @@ export const RelayTicketRequest = Type.Object(
 );
 /** Relay ticket request. */
 export type RelayTicketRequest = Static<typeof RelayTicketRequest>;
-
-/** SSE event payloads of POST /api/chat (spec section 6). */
-export const SseMessageEvent = Type.Object({ type: Type.Literal('message'), role: Type.Literal('assistant') });
-/** token event. */
-export const SseTokenEvent = Type.Object({ type: Type.Literal('token'), content: Type.String() });
-/** tool_start event. */
-export const SseToolStartEvent = Type.Object({
-  type: Type.Literal('tool_start'),
-  tool: Type.String(),
-  params: Type.Record(Type.String(), Type.Unknown()),
-});
-/** tool_end event. */
-export const SseToolEndEvent = Type.Object({
-  type: Type.Literal('tool_end'),
-  tool: Type.String(),
-  duration_ms: Type.Number({ minimum: 0 }),
-  status: Type.String(),
-  allowed: Type.Boolean(),
-  result: Type.Object({ bytes: Type.Integer({ minimum: 0 }) }, { additionalProperties: true }),
-});
-/** suggestions event: the list under both names the spec uses. */
-export const SseSuggestionsEvent = Type.Object({
-  type: Type.Literal('suggestions'),
-  items: Type.Array(Type.String()),
-  suggestions: Type.Array(Type.String()),
-});
-/** refusal event. */
-export const SseRefusalEvent = Type.Object({
-  type: Type.Literal('refusal'),
-  reason: Type.String(),
-  message: Type.String(),
-  category: Type.String(),
-});

@@ -1,145 +1,237 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Router, type Express } from 'express';
+import type { Express } from 'express';
 import type { Database } from '@care/db';
+import { MemoryClient } from '@care/clients';
+import { InMemoryNonceStore } from '@care/crypto';
+import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import {
   createServiceApp,
   finalizeApp,
-  LIVENESS_PATH,
-  livenessHandler,
-  PROMETHEUS_PATH,
-  prometheusHandler,
+  HealthRegistry,
   trustProxySetting,
+  verifierFromConfig,
   type AccessTokenVerifier,
   type Logger,
+  type FetchFn,
   type Metrics,
 } from '@care/service-kit';
-import { createCareConsultMetrics } from './metrics/care-consult.metrics';
 import { corsOrigins, type AppConfig } from './config';
-import type { ChatStreamRegistry } from './chat/chat.routes';
-import { createVerifier, requireBearer } from './auth/auth.middleware';
+import { requireBearer } from './auth/auth.middleware';
 import { AttachmentService } from './attachments/attachments.service';
-import { createAttachmentsRouter } from './attachments/attachments.routes';
+import { attachmentsRoutes } from './attachments/attachments.routes';
 import { AuditService } from './audit/audit.service';
-import { createAuditRouter } from './audit/audit.routes';
-import type { RelayDeps } from './relay/relay.deps';
-import { createRelayRouter } from './relay/relay.routes';
+import { auditRoutes } from './audit/audit.routes';
 import { CatalogService } from './catalog/catalog.service';
 import type { CatalogStore } from './catalog/catalog.store';
-import { createCatalogRouter } from './catalog/catalog.routes';
-import { HealthService } from './health/health.service';
-import { createHealthRouter } from './health/health.routes';
-import { ModelsService } from './models/models.service';
-import { createModelsRouter } from './models/models.routes';
-import type { FetchFn } from './models/http-probe';
-import { sharedSentenceEncoder } from '@care/sentence-encoder';
+import { catalogRoutes } from './catalog/catalog.routes';
 import { AgentRouter } from './chat/agent-router';
 import { chatCatalogFrom } from './chat/catalog-adapter';
-import { createChatFeature } from './chat/chat.module';
+import { createChatServices } from './chat/chat.module';
+import { chatRoutes, type ChatStreamRegistry } from './chat/chat.routes';
+import type { ChatService } from './chat/chat.service';
+import { consoleRoutes } from './console/console.routes';
+import { HealthService } from './health/health.service';
+import { healthRoutes } from './health/health.routes';
+import { mcpRoutes } from './mcp/care-consult.mcp';
+import {
+  createCareConsultMetrics,
+  metricsRoutes,
+  type CareConsultMetrics,
+} from './metrics/care-consult.metrics';
+import { ModelsService } from './models/models.service';
+import { modelsRoutes } from './models/models.routes';
+import { openApiRoutes } from './openapi/care-consult.openapi';
 import type { ChatProvider } from './providers/provider.types';
-import { createConsoleRouter } from './console/console.routes';
-import { createThreadsRouter } from './threads/threads.routes';
+import { relayKeysFromConfig, type RelayDeps } from './relay/relay.deps';
+import { FixedWindowRateLimiter } from './relay/relay.rate-limit';
+import { relayRoutes } from './relay/relay.routes';
+import { RelayService } from './relay/relay.service';
 import { RedFlagScreen } from './safety';
-import { openApiHandler, OPENAPI_PATH } from './openapi/care-consult.openapi';
-import { careConsultMcpEndpoint, MCP_PATH } from './mcp/care-consult.mcp';
+import type { ThreadsService } from './threads/threads.service';
+import { threadsRoutes } from './threads/threads.routes';
 
-/** Everything the routers need; built once in main (or per test file) and passed down. No singletons. */
-export interface AppDeps {
+/** What main (or a test, or a bench) supplies; every other part of {@link AppDeps} is built from it. */
+export interface AppRuntime {
   config: AppConfig;
   logger: Logger;
   database: Database;
   /** The loaded workspace (agents, skills, search index); reloads itself when watched. */
   catalog: CatalogStore;
-  catalogService: CatalogService;
-  /** The audit writer every feature calls: `audit.record({tenantId, actorId, action, ...})`. */
-  audit: AuditService;
-  models: ModelsService;
-  health: HealthService;
-  /** The per-tenant, per-user attachment sandbox (chat reads attachments through `attachments.content`). */
-  attachments: AttachmentService;
-  verifier: AccessTokenVerifier;
   /** Relay signing keys and consumed-nonce store (main builds them; default: config keys, in-process store). */
   relay?: RelayDeps;
-  /** Outbound HTTP (probes, provider model lists); tests pass their own. */
-  fetch: FetchFn;
-  clock: () => Date;
   metrics?: Metrics;
-  /** True once shutdown began: health answers 503 so load balancers drain this replica. */
-  isDraining: () => boolean;
-  /** Overrides the configured chat model (tests, benchmarks); default from LLM_PROVIDER and the keys. */
-  chatProvider?: ChatProvider;
-  /**
-   * The emergency screen run on every chat request before any model call. Built (and its sentence encoder
-   * starting to load) with the deps; main and the test app await `redFlagScreen.ready` before serving.
-   */
-  redFlagScreen: RedFlagScreen;
   /** Filled with startServer's trackStream once listening, so shutdown ends open chat streams with a final event. */
   streams?: ChatStreamRegistry;
+  /** Outbound HTTP (probes, provider model lists, memory service); tests pass their own. */
+  fetch?: FetchFn;
+  clock?: () => Date;
+  /** Overrides the configured chat model (tests, benchmarks); default from LLM_PROVIDER and the keys. */
+  chatProvider?: ChatProvider;
+  /** Overrides the emergency screen (tests: one whose encoder fails). */
+  redFlagScreen?: RedFlagScreen;
+  /** Overrides the audit writer (the relay fuzz keeps events in memory). */
+  audit?: AuditService;
+  version?: string;
+  startedAt?: number;
+}
+
+/** The whole service, built once by {@link createAppDeps}; each feature takes the narrow part it needs. No singletons. */
+export interface AppDeps {
+  config: AppConfig;
+  logger: Logger;
+  database: Database;
+  catalog: CatalogStore;
+  clock: () => Date;
+  fetch: FetchFn;
+  /** The memory service (MEMORY_BASE_URL): chat memory tools, knowledge-base grounding, health; unset: none. */
+  memory?: MemoryClient;
+  /** The package version reported by `/api/health`, the OpenAPI document and the MCP server. */
+  version: string;
+  /** The service's one set of readiness checks (database, emergency screen) and its draining flag (ADR 0007). */
+  health: HealthRegistry;
+  /** Builds the `/api/health` report from {@link health}'s checks and the outbound probes. */
+  healthService: HealthService;
+  metrics?: Metrics;
+  /** Streams open, refusals by category, relay outcomes (ADR 0012); only with {@link metrics}. */
+  consultMetrics?: CareConsultMetrics;
+  verifier: AccessTokenVerifier;
+  /** The audit writer every feature calls: `audit.record({tenantId, actorId, action, ...})`. */
+  audit: AuditService;
+  catalogService: CatalogService;
+  models: ModelsService;
+  /** The per-tenant, per-user attachment sandbox. */
+  attachments: AttachmentService;
+  /**
+   * The emergency screen run on every chat request before any model call. Its sentence encoder starts loading
+   * here; main and the test app await `redFlagScreen.ready` before serving.
+   */
+  redFlagScreen: RedFlagScreen;
   /**
    * Chat routing by meaning (ADR 0415). Its model and agent vectors load in `agentRouter.ready()`, which main and
    * the test app await before serving, so no request waits for them.
    */
   agentRouter: AgentRouter;
+  chat: ChatService;
+  threads: ThreadsService;
+  streams: ChatStreamRegistry;
+  relayService: RelayService;
+  /** The relay callback's per-address limit (ADR 0009). */
+  relayLimiter: FixedWindowRateLimiter;
 }
 
-/** The parts main (or a test) must supply; the rest of {@link AppDeps} is derived, and any part can be overridden. */
-export type CoreDeps = Pick<AppDeps, 'config' | 'logger' | 'database' | 'catalog'> & Partial<AppDeps> & { version?: string; startedAt?: number };
-
 /** The package version reported by `/api/health` (same path from `src/` and `dist/`). */
-export function packageVersion(): string {
+function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return '0.0.0';
   }
 }
 
-/** Builds the derived services from the core dependencies. */
-export function createAppDeps(core: CoreDeps): AppDeps {
-  const clock = core.clock ?? (() => new Date());
+/** Builds every service of care-consult once from what main (or a test) supplies. */
+export function createAppDeps(runtime: AppRuntime): AppDeps {
+  const { config, logger, database, catalog } = runtime;
+  const clock = runtime.clock ?? (() => new Date());
   const now = () => clock().getTime();
-  const fetchFn = core.fetch ?? fetch;
-  const models = core.models ?? new ModelsService(core.config, fetchFn, now);
-  const audit = core.audit ?? new AuditService(core.database, core.logger, clock);
-  const catalogService = core.catalogService ?? new CatalogService(core.catalog);
-  const agentRouter =
-    core.agentRouter ??
-    new AgentRouter(
-      chatCatalogFrom(catalogService, () => core.catalog.snapshot().activeAgents),
-      sharedSentenceEncoder(),
-      core.logger,
-    );
+  const fetchFn = runtime.fetch ?? fetch;
+  const version = runtime.version ?? packageVersion();
+  const models = new ModelsService({ config, fetch: fetchFn, clock });
+  const audit = runtime.audit ?? new AuditService({ database, logger, clock });
+  const catalogService = new CatalogService(catalog);
+  const redFlagScreen = runtime.redFlagScreen ?? new RedFlagScreen();
+  const health = new HealthRegistry()
+    .register('database', () => database.ping())
+    .register('redFlagScreen', () => redFlagScreen.ready);
+  const agentRouter = new AgentRouter(
+    chatCatalogFrom(catalogService, () => catalog.snapshot().activeAgents),
+    sharedSentenceEncoder(),
+    logger,
+  );
+  const memory = config.MEMORY_BASE_URL
+    ? new MemoryClient({
+        baseUrl: config.MEMORY_BASE_URL,
+        apiKey: config.MEMORY_API_KEY,
+        timeoutMs: config.MEMORY_TIMEOUT_MS,
+        fetchFn,
+      })
+    : undefined;
+  const relay = runtime.relay ?? {
+    keys: relayKeysFromConfig(config, logger),
+    nonceStore: new InMemoryNonceStore(),
+  };
+  const { chat, threads } = createChatServices({
+    config,
+    logger,
+    database,
+    catalog,
+    catalogService,
+    audit,
+    clock,
+    memory,
+    agentRouter,
+    redFlagScreen,
+    chatProvider: runtime.chatProvider,
+  });
   return {
-    ...core,
+    config,
+    logger,
+    database,
+    catalog,
     clock,
     fetch: fetchFn,
-    models,
-    catalogService,
-    agentRouter,
+    memory,
+    version,
+    health,
+    healthService: new HealthService({
+      config,
+      catalog,
+      models,
+      checks: health,
+      memory,
+      version,
+      startedAt: runtime.startedAt ?? now(),
+      now,
+    }),
+    metrics: runtime.metrics,
+    consultMetrics: runtime.metrics ? createCareConsultMetrics(runtime.metrics.registry) : undefined,
+    // Without JWT_SECRET in dev every token is refused, so nothing is open by accident (ADR 0200).
+    verifier: verifierFromConfig(config, { withoutSecret: 'refuse' }),
     audit,
-    attachments: core.attachments ?? new AttachmentService({ config: core.config, database: core.database, audit, logger: core.logger, clock }),
-    verifier: core.verifier ?? createVerifier(core.config),
-    isDraining: core.isDraining ?? (() => false),
-    redFlagScreen: core.redFlagScreen ?? new RedFlagScreen(),
-    health:
-      core.health ??
-      new HealthService({
-        config: core.config,
-        catalog: core.catalog,
-        models,
-        pingDatabase: () => core.database.ping(),
-        fetch: fetchFn,
-        version: core.version ?? packageVersion(),
-        startedAt: core.startedAt ?? now(),
-        now,
-      }),
+    catalogService,
+    models,
+    attachments: new AttachmentService({ config, database, audit, logger, clock }),
+    redFlagScreen,
+    agentRouter,
+    chat,
+    threads,
+    streams: runtime.streams ?? {},
+    relayService: new RelayService({
+      ...relay,
+      companionScheme: config.RELAY_COMPANION_SCHEME,
+      // A provider on the developer's machine (http://localhost...) is a dev setup only (ADR 0504).
+      allowLoopbackHttpIssuer: config.APP_PROFILES_ACTIVE === 'dev',
+      now,
+      audit,
+      auditTenantId: config.RELAY_AUDIT_TENANT_ID,
+      logger,
+    }),
+    relayLimiter: new FixedWindowRateLimiter({
+      limit: config.RELAY_CALLBACK_RATE_LIMIT,
+      store: relay.rateCounters,
+      // The nonce store shares the Redis and fails closed on its own: no redirect can happen while Redis is away.
+      failOpen: true,
+      now,
+    }),
   };
 }
 
 /**
- * The care-consult HTTP app (no listen). Every `/api` route needs a bearer token except the open routes
- * listed in auth.middleware (health, relay callback). Feature routers are mounted below, one line each,
- * with paths relative to `/api`.
+ * The care-consult HTTP app (no listen). Each feature declares its routes with their full paths and is mounted
+ * here, one line each. Every `/api` route needs a bearer token except the open routes listed in auth.middleware
+ * (health, relay callback); the relay routes come before that check so even their 401s carry no-store.
  */
 export function createApp(deps: AppDeps): Express {
   const app = createServiceApp({
@@ -149,41 +241,18 @@ export function createApp(deps: AppDeps): Express {
     exposedHeaders: ['X-Thread-Id'],
     trustProxy: trustProxySetting(deps.config.TRUST_PROXY),
   });
-  const consultMetrics = deps.metrics ? createCareConsultMetrics(deps.metrics.registry) : undefined;
-  // Liveness asks only about the process (ADR 0012); metrics are on MANAGEMENT_PORT, or here in dev without one.
-  app.get(LIVENESS_PATH, livenessHandler);
-  app.get(OPENAPI_PATH, openApiHandler({ version: packageVersion(), prometheus: Boolean(deps.metrics && deps.config.MANAGEMENT_PORT === undefined && deps.config.APP_PROFILES_ACTIVE === 'dev') }));
-  if (deps.metrics && deps.config.MANAGEMENT_PORT === undefined && deps.config.APP_PROFILES_ACTIVE === 'dev') {
-    app.get(PROMETHEUS_PATH, prometheusHandler(deps.metrics.registry));
-  }
-  const api = Router();
-  api.use(createRelayRouter({ ...deps, consultMetrics })); // before the bearer check so even its 401s carry no-store; tickets check the token
-  api.use(requireBearer(deps.verifier));
-  api.use(createHealthRouter(deps));
-  api.use(createCatalogRouter(deps));
-  api.use(createModelsRouter(deps));
-  api.use(createAuditRouter(deps));
-  api.use(createAttachmentsRouter(deps));
-  const screen = deps.redFlagScreen;
-  const chat = createChatFeature({ ...deps, detectRedFlag: (latest, recent) => screen.screen(latest, recent), provider: deps.chatProvider, consultMetrics });
-  api.use(createThreadsRouter({ threads: chat.threads }));
-  api.use(chat.router);
-  app.use('/api', api);
-  // MCP (ADR 0427): the catalog and one screened consult turn, with the same bearer check as /api (no open routes).
-  const mcp = careConsultMcpEndpoint({
-    catalogService: deps.catalogService,
-    chat: chat.chat,
-    threads: chat.threads,
-    audit: deps.audit,
-    logger: deps.logger,
-    version: packageVersion(),
-    onRefusal: (category) => consultMetrics?.refusals.inc({ category }),
-    track: (end) => deps.streams?.track?.(end) ?? (() => undefined),
-  });
-  const mcpAuth = requireBearer(deps.verifier, []);
-  app.post(MCP_PATH, mcpAuth, mcp);
-  app.get(MCP_PATH, mcpAuth, mcp); // 405: stateless, no server stream
-  app.delete(MCP_PATH, mcpAuth, mcp); // 405: no session to end
-  app.use(createConsoleRouter(deps.config)); // static page, no token: it signs in and calls /api itself
+  app.use(metricsRoutes(deps));
+  app.use(openApiRoutes(deps));
+  app.use(relayRoutes(deps));
+  app.use('/api', requireBearer(deps.verifier));
+  app.use(healthRoutes(deps));
+  app.use(catalogRoutes(deps));
+  app.use(modelsRoutes(deps));
+  app.use(auditRoutes(deps));
+  app.use(attachmentsRoutes(deps));
+  app.use(threadsRoutes(deps));
+  app.use(chatRoutes(deps));
+  app.use(mcpRoutes(deps));
+  app.use(consoleRoutes(deps)); // static page, no token: it signs in and calls /api itself
   return finalizeApp(app);
 }

@@ -3,18 +3,21 @@ import path from 'node:path';
 import request from 'supertest';
 import { sql } from 'drizzle-orm';
 import type { Database } from '@care/db';
+import { testEngines } from '@care/service-kit/testing';
 import { aUser, type UserBuilder } from './builders/user.builder';
-import { engines } from './support/engines';
 import { FILES, multipart } from './support/multipart';
+import { openConsultDatabase } from './support/engines';
 import { createTestContext, type TestContext } from './support/test-app';
 
 /** Every file below a folder, as paths relative to it. */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((p) => statSync(path.join(dir, p)).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((p) =>
+    statSync(path.join(dir, p)).isFile(),
+  );
 }
 
-for (const engine of engines()) {
+for (const engine of testEngines()) {
   describe(`attachments on ${engine.name}`, () => {
     let db: { database: Database; close(): Promise<void> };
     let ctx: TestContext;
@@ -23,16 +26,30 @@ for (const engine of engines()) {
     const bob = aUser().inTenant('tenant-a').withId('bob');
     const mallory = aUser().inTenant('tenant-b').withId('alice'); // same user id, other tenant
 
-    const upload = (app: TestContext['app'], user: UserBuilder, name: string, bytes: Buffer, field?: string) => {
+    const upload = (
+      app: TestContext['app'],
+      user: UserBuilder,
+      name: string,
+      bytes: Buffer,
+      field?: string,
+    ) => {
       const m = multipart(name, bytes, { field });
-      return request(app).post('/api/attachments').set('Authorization', `Bearer ${user.token()}`).set('Content-Type', m.contentType).send(m.body);
+      return request(app)
+        .post('/api/attachments')
+        .set('Authorization', `Bearer ${user.token()}`)
+        .set('Content-Type', m.contentType)
+        .send(m.body);
     };
-    const get = (app: TestContext['app'], user: UserBuilder, url: string) => request(app).get(url).set('Authorization', `Bearer ${user.token()}`);
+    const get = (app: TestContext['app'], user: UserBuilder, url: string) =>
+      request(app).get(url).set('Authorization', `Bearer ${user.token()}`);
 
     beforeAll(async () => {
-      db = await engine.open();
+      db = await engine.open(openConsultDatabase);
       ctx = await createTestContext({ database: db.database });
-      small = await createTestContext({ database: db.database, env: { ATTACHMENTS_MAX_BYTES: '1024', ATTACHMENTS_MAX_PER_USER: '2' } });
+      small = await createTestContext({
+        database: db.database,
+        env: { ATTACHMENTS_MAX_BYTES: '1024', ATTACHMENTS_MAX_PER_USER: '2' },
+      });
     });
     afterAll(async () => {
       await ctx?.close();
@@ -42,7 +59,11 @@ for (const engine of engines()) {
 
     it('stores a PDF under a generated name in the uploader\u2019s sandbox and lists it', async () => {
       const res = await upload(ctx.app, alice, 'Discharge summary.pdf', FILES.pdf).expect(201);
-      expect(res.body).toMatchObject({ name: 'Discharge summary.pdf', mediaType: 'application/pdf', size: FILES.pdf.length });
+      expect(res.body).toMatchObject({
+        name: 'Discharge summary.pdf',
+        mediaType: 'application/pdf',
+        size: FILES.pdf.length,
+      });
       expect(res.headers.location).toBe(`/api/attachments/${res.body.id}`);
       const stored = filesUnder(ctx.attachmentsDir);
       expect(stored.some((p) => p.endsWith(`${res.body.id}.pdf`))).toBe(true);
@@ -53,11 +74,13 @@ for (const engine of engines()) {
 
     it('returns the exact bytes as a download that browsers will not render or sniff', async () => {
       const { body } = await upload(ctx.app, alice, 'scan.png', FILES.png).expect(201);
-      const res = await get(ctx.app, alice, `/api/attachments/${body.id}/content`).buffer(true).parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      const res = await get(ctx.app, alice, `/api/attachments/${body.id}/content`)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       expect(res.status).toBe(200);
       expect(Buffer.compare(res.body as Buffer, FILES.png)).toBe(0);
       expect(res.headers['content-disposition']).toMatch(/^attachment;/);
@@ -126,7 +149,10 @@ for (const engine of engines()) {
       for (const url of [`/api/attachments/${body.id}`, `/api/attachments/${body.id}/content`]) {
         expect((await get(ctx.app, bob, url)).status).toBe(404);
       }
-      await request(ctx.app).delete(`/api/attachments/${body.id}`).set('Authorization', `Bearer ${bob.token()}`).expect(404);
+      await request(ctx.app)
+        .delete(`/api/attachments/${body.id}`)
+        .set('Authorization', `Bearer ${bob.token()}`)
+        .expect(404);
       const list = await get(ctx.app, bob, '/api/attachments').expect(200);
       expect(list.body.items.map((i: { id: string }) => i.id)).not.toContain(body.id);
       await get(ctx.app, alice, `/api/attachments/${body.id}`).expect(200);
@@ -138,19 +164,28 @@ for (const engine of engines()) {
       await get(ctx.app, mallory, `/api/attachments/${body.id}/content`).expect(404);
       const list = await get(ctx.app, mallory, '/api/attachments').expect(200);
       expect(list.body.items.map((i: { id: string }) => i.id)).not.toContain(body.id);
-      const rows = await db.database.withTenant('tenant-b', (tx) => tx.execute(sql`select id from attachments`));
+      const rows = await db.database.withTenant('tenant-b', (tx) =>
+        tx.execute(sql`select id from attachments`),
+      );
       expect(rows.rows.map((r) => (r as { id: string }).id)).not.toContain(body.id);
     });
 
     it('deletes the owner\u2019s file, row and bytes', async () => {
       const { body } = await upload(ctx.app, alice, 'delete-me.txt', FILES.text).expect(201);
-      await request(ctx.app).delete(`/api/attachments/${body.id}`).set('Authorization', `Bearer ${alice.token()}`).expect(204);
+      await request(ctx.app)
+        .delete(`/api/attachments/${body.id}`)
+        .set('Authorization', `Bearer ${alice.token()}`)
+        .expect(204);
       await get(ctx.app, alice, `/api/attachments/${body.id}`).expect(404);
       expect(filesUnder(ctx.attachmentsDir).some((p) => p.includes(body.id))).toBe(false);
     });
 
     it('refuses a request without a file, with the wrong field, or with a malformed id (400)', async () => {
-      await request(ctx.app).post('/api/attachments').set('Authorization', `Bearer ${alice.token()}`).send({ file: 'x' }).expect(400);
+      await request(ctx.app)
+        .post('/api/attachments')
+        .set('Authorization', `Bearer ${alice.token()}`)
+        .send({ file: 'x' })
+        .expect(400);
       const wrong = await upload(ctx.app, alice, 'a.txt', FILES.text, 'document').expect(400);
       expect(wrong.body.code).toBe('INVALID_UPLOAD');
       await get(ctx.app, alice, '/api/attachments/not-a-uuid').expect(400);
@@ -166,22 +201,41 @@ for (const engine of engines()) {
       // The RFC 5987 form decodes to a name with a NUL, past the multipart parser.
       for (const encoded of ['a%00b.txt', 'esc%1B.txt']) {
         const body = Buffer.concat([
-          Buffer.from(`--XyZ\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encoded}\r\nContent-Type: text/plain\r\n\r\n`),
+          Buffer.from(
+            `--XyZ\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encoded}\r\nContent-Type: text/plain\r\n\r\n`,
+          ),
           FILES.text,
           Buffer.from('\r\n--XyZ--\r\n'),
         ]);
-        const res = await request(ctx.app).post('/api/attachments').set('Authorization', `Bearer ${alice.token()}`).set('Content-Type', 'multipart/form-data; boundary=XyZ').send(body);
+        const res = await request(ctx.app)
+          .post('/api/attachments')
+          .set('Authorization', `Bearer ${alice.token()}`)
+          .set('Content-Type', 'multipart/form-data; boundary=XyZ')
+          .send(body);
         expect({ encoded, status: res.status }).toEqual({ encoded, status: 400 });
       }
       const m = multipart('ok.txt', FILES.text);
-      const broken = [m.body.subarray(0, m.body.length - 20), Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file"\r\n'), Buffer.from('garbage')];
+      const broken = [
+        m.body.subarray(0, m.body.length - 20),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file"\r\n'),
+        Buffer.from('garbage'),
+      ];
       for (const body of broken) {
-        const res = await request(ctx.app).post('/api/attachments').set('Authorization', `Bearer ${alice.token()}`).set('Content-Type', m.contentType).send(body);
+        const res = await request(ctx.app)
+          .post('/api/attachments')
+          .set('Authorization', `Bearer ${alice.token()}`)
+          .set('Content-Type', m.contentType)
+          .send(body);
         expect(res.status).toBe(400);
       }
-      const noBoundary = await request(ctx.app).post('/api/attachments').set('Authorization', `Bearer ${alice.token()}`).set('Content-Type', 'multipart/form-data').send(m.body);
+      const noBoundary = await request(ctx.app)
+        .post('/api/attachments')
+        .set('Authorization', `Bearer ${alice.token()}`)
+        .set('Content-Type', 'multipart/form-data')
+        .send(m.body);
       expect(noBoundary.status).toBe(400);
-      for (const id of ['%ff', '%E0%A4%A', 'a%00b', '__proto__']) expect((await get(ctx.app, alice, `/api/attachments/${id}`)).status).toBe(400);
+      for (const id of ['%ff', '%E0%A4%A', 'a%00b', '__proto__'])
+        expect((await get(ctx.app, alice, `/api/attachments/${id}`)).status).toBe(400);
       expect(filesUnder(ctx.attachmentsDir)).toHaveLength(before);
     });
 

@@ -1,15 +1,16 @@
 import type { Database } from '@care/db';
 import { createLogger } from '@care/service-kit';
+import { testEngines } from '@care/service-kit/testing';
+import { openConsultDatabase } from './support/engines';
 import { AuditService, type AuditInput } from '../src/audit/audit.service';
-import { engines } from './support/engines';
 
 const silent = createLogger({ name: 'test', level: 'silent' });
 
-for (const engine of engines()) {
+for (const engine of testEngines()) {
   describe(`audit batches with poisoned events on ${engine.name}`, () => {
     let db: { database: Database; close(): Promise<void> };
     beforeAll(async () => {
-      db = await engine.open();
+      db = await engine.open(openConsultDatabase);
     });
     afterAll(() => db?.close());
 
@@ -25,7 +26,7 @@ for (const engine of engines()) {
     const everyone = { tenantId: 'acme', userId: 'x', admin: true };
 
     it('stores every normal event of a batch that also carries lone surrogates, NULs and control characters', async () => {
-      const audit = new AuditService(db.database, silent);
+      const audit = new AuditService({ database: db.database, logger: silent });
       const poisoned: AuditInput[] = [
         { ...normal(100), actorId: 'auth0|\udfff', resourceId: '\udfff', meta: { connection_id: '\udfff' } },
         {
@@ -67,7 +68,7 @@ for (const engine of engines()) {
       // An event the sanitiser cannot save: its time is invalid, so the batch statement cannot even be built.
       let calls = 0;
       const clock = () => (++calls === 3 ? new Date(Number.NaN) : new Date());
-      const audit = new AuditService(db.database, silent, clock);
+      const audit = new AuditService({ database: db.database, logger: silent, clock });
       const inputs = Array.from({ length: 6 }, (_, i) => ({ ...normal(200 + i), tenantId: 'globex' }));
       await Promise.all(inputs.map((i) => audit.record(i)));
       const page = await audit.list({ ...everyone, tenantId: 'globex' }, { limit: 100 });

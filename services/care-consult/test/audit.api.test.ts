@@ -1,12 +1,13 @@
 import request from 'supertest';
 import { sql } from 'drizzle-orm';
 import type { Database } from '@care/db';
+import { testEngines } from '@care/service-kit/testing';
 import { sanitizeMeta } from '../src/audit/audit.service';
 import { aUser } from './builders/user.builder';
-import { engines } from './support/engines';
+import { openConsultDatabase } from './support/engines';
 import { createTestContext, type TestContext } from './support/test-app';
 
-for (const engine of engines()) {
+for (const engine of testEngines()) {
   describe(`GET /api/audit on ${engine.name}`, () => {
     let db: { database: Database; close(): Promise<void> };
     let ctx: TestContext;
@@ -15,10 +16,11 @@ for (const engine of engines()) {
     const ann = aUser().inTenant('acme').withId('ann');
     const ben = aUser().inTenant('acme').withId('ben');
     const otherAdmin = aUser().inTenant('globex').withId('admin-2').withRole('TENANT_ADMIN');
-    const get = (user: typeof ann, url: string, app = ctx.app) => request(app).get(url).set('Authorization', `Bearer ${user.token()}`);
+    const get = (user: typeof ann, url: string, app = ctx.app) =>
+      request(app).get(url).set('Authorization', `Bearer ${user.token()}`);
 
     beforeAll(async () => {
-      db = await engine.open();
+      db = await engine.open(openConsultDatabase);
       ctx = await createTestContext({ database: db.database });
       const at = new Date('2030-01-01T00:00:00.000Z');
       frozen = await createTestContext({ database: db.database, overrides: { clock: () => at } });
@@ -35,7 +37,12 @@ for (const engine of engines()) {
     it('records catalog reads with actor, action, resource id, time and outcome', async () => {
       const res = await get(ann, '/api/audit').expect(200);
       const read = res.body.items.find((e: { action: string }) => e.action === 'catalog.agent.read');
-      expect(read).toMatchObject({ actorId: 'ann', resourceType: 'agent', resourceId: 'sleep-coach', outcome: 'success' });
+      expect(read).toMatchObject({
+        actorId: 'ann',
+        resourceType: 'agent',
+        resourceId: 'sleep-coach',
+        outcome: 'success',
+      });
       expect(new Date(read.occurredAt).toISOString()).toBe(read.occurredAt);
       expect(read.requestId).toEqual(expect.any(String));
     });
@@ -60,7 +67,10 @@ for (const engine of engines()) {
       const exact = await get(admin, '/api/audit?action=catalog.skill.read').expect(200);
       expect(exact.body.items.map((e: { resourceId: string }) => e.resourceId)).toEqual(['sleep-hygiene']);
       const prefix = await get(admin, '/api/audit?action=catalog.*&actorId=ben').expect(200);
-      expect(prefix.body.items.map((e: { action: string }) => e.action).sort()).toEqual(['catalog.agents.list', 'catalog.skill.read']);
+      expect(prefix.body.items.map((e: { action: string }) => e.action).sort()).toEqual([
+        'catalog.agents.list',
+        'catalog.skill.read',
+      ]);
       const byResource = await get(admin, '/api/audit?resourceType=agent&resourceId=sleep-coach').expect(200);
       expect(byResource.body.items).toHaveLength(1);
       const failures = await get(admin, '/api/audit?outcome=failure').expect(200);
@@ -70,7 +80,16 @@ for (const engine of engines()) {
     it('pages newest first with a cursor, without gaps or repeats, even when events share a timestamp', async () => {
       const writes = [];
       for (let i = 0; i < 7; i++) {
-        writes.push(frozen.deps.audit.record({ tenantId: 'paging', actorId: 'p', action: 'test.page', resourceType: 'thing', resourceId: `r${i}`, outcome: 'success' }));
+        writes.push(
+          frozen.deps.audit.record({
+            tenantId: 'paging',
+            actorId: 'p',
+            action: 'test.page',
+            resourceType: 'thing',
+            resourceId: `r${i}`,
+            outcome: 'success',
+          }),
+        );
       }
       await Promise.all(writes);
       const pager = aUser().inTenant('paging').withId('p');
@@ -91,7 +110,11 @@ for (const engine of engines()) {
 
     it('filters by a time window', async () => {
       const pager = aUser().inTenant('paging').withId('p');
-      const inside = await get(pager, '/api/audit?from=2029-12-31T00:00:00Z&to=2030-01-02T00:00:00Z', frozen.app).expect(200);
+      const inside = await get(
+        pager,
+        '/api/audit?from=2029-12-31T00:00:00Z&to=2030-01-02T00:00:00Z',
+        frozen.app,
+      ).expect(200);
       expect(inside.body.items.length).toBe(7);
       const before = await get(pager, '/api/audit?to=2029-12-31T00:00:00Z', frozen.app).expect(200);
       expect(before.body.items).toEqual([]);
@@ -111,10 +134,12 @@ for (const engine of engines()) {
     it('keeps the trail append-only for the runtime role', async () => {
       await ctx.deps.audit.flush();
       const failure = (q: ReturnType<typeof sql>) =>
-        db.database.withTenant('acme', (tx) => tx.execute(q)).then(
-          () => 'succeeded',
-          (err: Error & { cause?: Error }) => String(err.cause?.message ?? err.message),
-        );
+        db.database
+          .withTenant('acme', (tx) => tx.execute(q))
+          .then(
+            () => 'succeeded',
+            (err: Error & { cause?: Error }) => String(err.cause?.message ?? err.message),
+          );
       expect(await failure(sql`update audit_events set outcome = 'denied'`)).toMatch(/permission denied/);
       expect(await failure(sql`delete from audit_events`)).toMatch(/permission denied/);
     });

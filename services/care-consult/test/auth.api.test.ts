@@ -19,12 +19,18 @@ describe('authentication of /api', () => {
   });
 
   it.each([
-    ['signed with another secret', () => aUser().token({ secret: 'another-secret-that-is-long-enough-0123456789' })],
-    ['expired', () => aUser().token({ expiresInSeconds: -10 })],
+    [
+      'signed with another secret',
+      () => aUser().token({ secret: 'another-secret-that-is-long-enough-0123456789' }),
+    ],
+    ['expired', () => aUser().token({ expiresIn: -10 })],
     ['from another issuer', () => aUser().token({ issuer: 'someone-else' })],
     ['not a JWT', () => 'not.a.jwt'],
   ])('refuses a token %s with 401', async (_label, token) => {
-    const res = await request(ctx.app).get('/api/agents').set('Authorization', `Bearer ${token()}`).expect(401);
+    const res = await request(ctx.app)
+      .get('/api/agents')
+      .set('Authorization', `Bearer ${token()}`)
+      .expect(401);
     expect(res.body.code).toBe('INVALID_TOKEN');
   });
 
@@ -40,7 +46,10 @@ describe('authentication of /api', () => {
 
   it('answers unknown /api paths with 401 to anonymous callers and 404 to authenticated ones', async () => {
     await request(ctx.app).get('/api/nothing-here').expect(401);
-    await request(ctx.app).get('/api/nothing-here').set('Authorization', `Bearer ${aUser().token()}`).expect(404);
+    await request(ctx.app)
+      .get('/api/nothing-here')
+      .set('Authorization', `Bearer ${aUser().token()}`)
+      .expect(404);
   });
 
   it('treats only the listed routes as open, whatever path is tried', () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { check, HealthResponse } from '@care/contracts';
-import { openCareConsultDatabase } from '../src/db/database';
+import { openCareConsultDatabase } from '../src/db/open-database';
 import type { Database } from '@care/db';
 import { createTestContext, type TestContext } from './support/test-app';
 import { startFakeServer, type FakeServer } from './support/fake-http';
@@ -18,8 +18,13 @@ describe('GET /api/health', () => {
 
   beforeAll(async () => {
     database = await openCareConsultDatabase({ uri: 'pglite://memory' });
-    ollama = await startFakeServer({ '/api/tags': () => ({ models: [{ name: 'llama3.2:latest' }, { name: 'nomic-embed-text' }] }) });
-    memory = await startFakeServer({ '/api/v1/system/health': () => ({ status: 'UP' }), '/slow/api/v1/system/health': () => 'hang' });
+    ollama = await startFakeServer({
+      '/api/tags': () => ({ models: [{ name: 'llama3.2:latest' }, { name: 'nomic-embed-text' }] }),
+    });
+    memory = await startFakeServer({
+      '/api/v1/system/health': () => ({ status: 'UP' }),
+      '/slow/api/v1/system/health': () => 'hang',
+    });
   });
   afterAll(async () => {
     for (const c of contexts) await c.close();
@@ -76,7 +81,9 @@ describe('GET /api/health', () => {
     expect(none.body.memoryBackend).toEqual({ kind: 'none', reachable: false });
     const up = await request((await context({ MEMORY_BASE_URL: memory.url })).app).get('/api/health');
     expect(up.body.memoryBackend).toEqual({ kind: 'memory-service', url: memory.url, reachable: true });
-    const slow = await request((await context({ MEMORY_BASE_URL: `${memory.url}/slow` })).app).get('/api/health');
+    const slow = await request((await context({ MEMORY_BASE_URL: `${memory.url}/slow` })).app).get(
+      '/api/health',
+    );
     expect(slow.body.memoryBackend).toMatchObject({ reachable: false });
   });
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Database } from '@care/db';
-import { openCareConsultDatabase } from '../src/db/database';
+import { openCareConsultDatabase } from '../src/db/open-database';
 import { aUser } from './builders/user.builder';
 import { startFakeServer, type FakeServer } from './support/fake-http';
 import { createTestContext, type TestContext } from './support/test-app';
@@ -18,8 +18,12 @@ describe('GET /api/models', () => {
   beforeAll(async () => {
     database = await openCareConsultDatabase({ uri: 'pglite://memory' });
     providers = await startFakeServer({
-      '/v1/models': (req) => (req.headers.authorization === 'Bearer sk-test' ? { data: [{ id: 'gpt-4o-mini' }, { id: 'gpt-4o' }] } : 'hang'),
-      '/anthropic/v1/models': (req) => (req.headers['x-api-key'] === 'ak-test' ? { data: [{ id: 'claude-3-5-haiku-latest' }] } : 'hang'),
+      '/v1/models': (req) =>
+        req.headers.authorization === 'Bearer sk-test'
+          ? { data: [{ id: 'gpt-4o-mini' }, { id: 'gpt-4o' }] }
+          : 'hang',
+      '/anthropic/v1/models': (req) =>
+        req.headers['x-api-key'] === 'ak-test' ? { data: [{ id: 'claude-3-5-haiku-latest' }] } : 'hang',
       '/api/tags': () => ({ models: [{ name: 'llama3.2:latest' }] }),
     });
   });
@@ -34,7 +38,12 @@ describe('GET /api/models', () => {
     const res = await models({});
     expect(res.body.active).toEqual({ provider: 'offline', model: 'care-offline-skills' });
     const offline = res.body.providers.find((p: { id: string }) => p.id === 'offline');
-    expect(offline).toMatchObject({ active: true, offline: true, reachable: true, models: ['care-offline-skills'] });
+    expect(offline).toMatchObject({
+      active: true,
+      offline: true,
+      reachable: true,
+      models: ['care-offline-skills'],
+    });
     const openai = res.body.providers.find((p: { id: string }) => p.id === 'openai');
     expect(openai).toMatchObject({ configured: false, active: false, reachable: null, models: [] });
     expect(providers.hits.get('/v1/models') ?? 0).toBe(before);
@@ -50,14 +59,28 @@ describe('GET /api/models', () => {
     });
     expect(res.body.active).toEqual({ provider: 'openai', model: 'gpt-4o-mini' });
     const byId = Object.fromEntries(res.body.providers.map((p: { id: string }) => [p.id, p]));
-    expect(byId.openai).toMatchObject({ configured: true, active: true, reachable: true, models: ['gpt-4o-mini', 'gpt-4o'] });
-    expect(byId.anthropic).toMatchObject({ configured: true, active: false, reachable: true, models: ['claude-3-5-haiku-latest'] });
+    expect(byId.openai).toMatchObject({
+      configured: true,
+      active: true,
+      reachable: true,
+      models: ['gpt-4o-mini', 'gpt-4o'],
+    });
+    expect(byId.anthropic).toMatchObject({
+      configured: true,
+      active: false,
+      reachable: true,
+      models: ['claude-3-5-haiku-latest'],
+    });
     expect(byId.ollama).toMatchObject({ reachable: true, models: ['llama3.2:latest'] });
     expect(JSON.stringify(res.body)).not.toMatch(/sk-test|ak-test/);
   });
 
   it('reports a provider that does not answer in time as unreachable instead of hanging', async () => {
-    const res = await models({ LLM_PROVIDER: 'openai', LLM_API_KEY: 'sk-wrong', LLM_BASE_URL: `${providers.url}/v1` });
+    const res = await models({
+      LLM_PROVIDER: 'openai',
+      LLM_API_KEY: 'sk-wrong',
+      LLM_BASE_URL: `${providers.url}/v1`,
+    });
     const openai = res.body.providers.find((p: { id: string }) => p.id === 'openai');
     expect(openai).toMatchObject({ active: true, reachable: false, error: 'no answer within 300 ms' });
   });

@@ -1,23 +1,23 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { Tx } from '@care/db';
+import type { TenantTx } from '@care/db';
 import { attachments } from '../db/schema';
 
 /** One attachment's metadata row. */
 export type AttachmentRow = typeof attachments.$inferSelect;
 
 /** Inserts one row (tenant must be the transaction's tenant: the RLS policy checks it). */
-export async function insertAttachment(tx: Tx, row: AttachmentRow): Promise<void> {
+export async function insertAttachment(tx: TenantTx, row: AttachmentRow): Promise<void> {
   await tx.insert(attachments).values(row);
 }
 
 /** How many attachments a user keeps. */
-export async function countOwned(tx: Tx, ownerId: string): Promise<number> {
+export async function countOwned(tx: TenantTx, ownerId: string): Promise<number> {
   const [r] = await tx.select({ n: count() }).from(attachments).where(eq(attachments.ownerId, ownerId));
   return Number(r?.n ?? 0);
 }
 
 /** A user's attachments, newest first. */
-export function listOwned(tx: Tx, ownerId: string, limit: number): Promise<AttachmentRow[]> {
+export function listOwned(tx: TenantTx, ownerId: string, limit: number): Promise<AttachmentRow[]> {
   return tx
     .select()
     .from(attachments)
@@ -27,7 +27,11 @@ export function listOwned(tx: Tx, ownerId: string, limit: number): Promise<Attac
 }
 
 /** One attachment of the owner, or undefined (another user's id looks exactly like a missing one). */
-export async function findOwned(tx: Tx, ownerId: string, id: string): Promise<AttachmentRow | undefined> {
+export async function findOwned(
+  tx: TenantTx,
+  ownerId: string,
+  id: string,
+): Promise<AttachmentRow | undefined> {
   const [row] = await tx
     .select()
     .from(attachments)
@@ -37,7 +41,7 @@ export async function findOwned(tx: Tx, ownerId: string, id: string): Promise<At
 }
 
 /** Deletes one attachment row of the owner; true when a row went away. */
-export async function deleteOwned(tx: Tx, ownerId: string, id: string): Promise<boolean> {
+export async function deleteOwned(tx: TenantTx, ownerId: string, id: string): Promise<boolean> {
   const gone = await tx
     .delete(attachments)
     .where(and(eq(attachments.id, id), eq(attachments.ownerId, ownerId)))

@@ -6,9 +6,17 @@ export interface SniffedType {
   text: boolean;
 }
 
-const SIGNATURES: Array<{ magic: number[]; offset?: number; type: SniffedType; also?: (b: Buffer) => boolean }> = [
+const SIGNATURES: Array<{
+  magic: number[];
+  offset?: number;
+  type: SniffedType;
+  also?: (b: Buffer) => boolean;
+}> = [
   { magic: [0x25, 0x50, 0x44, 0x46, 0x2d], type: { mediaType: 'application/pdf', ext: '.pdf', text: false } },
-  { magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], type: { mediaType: 'image/png', ext: '.png', text: false } },
+  {
+    magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+    type: { mediaType: 'image/png', ext: '.png', text: false },
+  },
   { magic: [0xff, 0xd8, 0xff], type: { mediaType: 'image/jpeg', ext: '.jpg', text: false } },
   { magic: [0x47, 0x49, 0x46, 0x38], type: { mediaType: 'image/gif', ext: '.gif', text: false } },
   {
@@ -46,7 +54,7 @@ const BINARY_EXT: Record<string, string> = {
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Valid UTF-8 with no control characters other than tab, line feed, form feed and carriage return. */
-export function looksLikeText(buf: Buffer): boolean {
+function looksLikeText(buf: Buffer): boolean {
   let text: string;
   try {
     text = UTF8.decode(buf);
@@ -64,7 +72,12 @@ export function looksLikeText(buf: Buffer): boolean {
 export function sniffContent(buf: Buffer, declaredExt: string): SniffedType {
   for (const s of SIGNATURES) {
     const at = s.offset ?? 0;
-    if (buf.length >= at + s.magic.length && s.magic.every((byte, i) => buf[at + i] === byte) && (!s.also || s.also(buf))) return s.type;
+    if (
+      buf.length >= at + s.magic.length &&
+      s.magic.every((byte, i) => buf[at + i] === byte) &&
+      (!s.also || s.also(buf))
+    )
+      return s.type;
   }
   if (looksLikeText(buf)) {
     const mediaType = TEXT_BY_EXT[declaredExt] ?? 'text/plain';

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, like, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '@care/db';
+import type { Db, TenantTx } from '@care/db';
 import { auditEvents } from '../db/schema';
 
 /** One stored audit event as the API shows it. */
@@ -56,12 +56,16 @@ export async function insertAuditEvents(db: Db, tenantId: string, rows: NewAudit
 }
 
 /** A page of the tenant's events (RLS scopes the transaction), newest first. */
-export async function listAuditEvents(tx: Tx, f: AuditFilter): Promise<AuditEventRow[]> {
+export async function listAuditEvents(tx: TenantTx, f: AuditFilter): Promise<AuditEventRow[]> {
   const t = auditEvents;
   const where: SQL[] = [];
   if (f.actorId !== undefined) where.push(eq(t.actorId, f.actorId));
   if (f.action !== undefined) {
-    where.push(f.action.endsWith('*') ? like(t.action, `${escapeLike(f.action.slice(0, -1))}%`) : eq(t.action, f.action));
+    where.push(
+      f.action.endsWith('*')
+        ? like(t.action, `${escapeLike(f.action.slice(0, -1))}%`)
+        : eq(t.action, f.action),
+    );
   }
   if (f.resourceType !== undefined) where.push(eq(t.resourceType, f.resourceType));
   if (f.resourceId !== undefined) where.push(eq(t.resourceId, f.resourceId));

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@care/db';
+import type { AuditPage, Static } from '@care/contracts';
 import { ForbiddenError, storableText, ValidationError } from '@care/service-kit';
 import type { Logger } from '@care/service-kit';
-import { insertAuditEvents, listAuditEvents, type AuditEventRow, type NewAuditEventRow } from './audit.repository';
+import { insertAuditEvents, listAuditEvents, type NewAuditEventRow } from './audit.repository';
 
 /** Outcome of an audited action. */
 export type AuditOutcome = 'success' | 'failure' | 'denied';
@@ -37,10 +38,7 @@ export interface AuditQuery {
 }
 
 /** A page of events plus the cursor of the next (older) page. */
-export interface AuditPage {
-  items: Array<Omit<AuditEventRow, 'occurredAt'> & { occurredAt: string }>;
-  nextCursor: string | null;
-}
+type AuditEventsPage = Static<typeof AuditPage>;
 
 const MAX_META_KEYS = 20;
 const MAX_META_STRING = 200;
@@ -72,11 +70,11 @@ export class AuditService {
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly database: Database,
-    private readonly logger: Logger,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  constructor(private readonly deps: { database: Database; logger: Logger; clock?: () => Date }) {}
+
+  private now(): Date {
+    return this.deps.clock?.() ?? new Date();
+  }
 
   /** Queues one event; the promise settles (never rejects) once its batch was written or failed. */
   record(input: AuditInput): Promise<void> {
@@ -86,7 +84,7 @@ export class AuditService {
     this.queue.push({
       tenantId: input.tenantId,
       id: randomUUID(),
-      occurredAt: this.clock(),
+      occurredAt: this.now(),
       actorId: text(input.actorId, MAX_FIELD),
       action: text(input.action, MAX_FIELD),
       resourceType: text(input.resourceType, MAX_FIELD),
@@ -120,14 +118,20 @@ export class AuditService {
     for (const row of batch) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row]);
     for (const [tenantId, rows] of byTenant) {
       try {
-        await insertAuditEvents(this.database.db, tenantId, rows);
+        await insertAuditEvents(this.deps.database.db, tenantId, rows);
       } catch (err) {
         if (rows.length === 1) {
-          this.logger.error({ err: (err as Error).message, events: 1, actions: [rows[0]!.action] }, 'audit write failed');
+          this.deps.logger.error(
+            { err: (err as Error).message, events: 1, actions: [rows[0]!.action] },
+            'audit write failed',
+          );
           continue;
         }
         // One event the database refuses must not cost the others of its batch (ADR 0008): write them one by one.
-        this.logger.warn({ err: (err as Error).message, events: rows.length }, 'audit batch refused; writing its events one by one');
+        this.deps.logger.warn(
+          { err: (err as Error).message, events: rows.length },
+          'audit batch refused; writing its events one by one',
+        );
         for (const row of rows) await this.writeOne(tenantId, row);
       }
     }
@@ -135,9 +139,12 @@ export class AuditService {
 
   private async writeOne(tenantId: string, row: NewAuditEventRow): Promise<void> {
     try {
-      await insertAuditEvents(this.database.db, tenantId, [row]);
+      await insertAuditEvents(this.deps.database.db, tenantId, [row]);
     } catch (err) {
-      this.logger.error({ err: (err as Error).message, events: 1, actions: [row.action] }, 'audit write failed');
+      this.deps.logger.error(
+        { err: (err as Error).message, events: 1, actions: [row.action] },
+        'audit write failed',
+      );
     }
   }
 
@@ -145,14 +152,20 @@ export class AuditService {
    * A page of the caller's tenant events, newest first. Tenant admins see the whole tenant; everyone else
    * sees only their own actions (asking for another actor is 403).
    */
-  async list(caller: { tenantId: string; userId: string; admin: boolean }, q: AuditQuery): Promise<AuditPage> {
+  async list(
+    caller: { tenantId: string; userId: string; admin: boolean },
+    q: AuditQuery,
+  ): Promise<AuditEventsPage> {
     if (!caller.admin && q.actorId !== undefined && q.actorId !== caller.userId) {
-      throw new ForbiddenError('Only tenant administrators can read other users\u2019 audit events', 'AUDIT_FORBIDDEN');
+      throw new ForbiddenError(
+        'Only tenant administrators can read other users\u2019 audit events',
+        'AUDIT_FORBIDDEN',
+      );
     }
     const before = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     await this.flush();
     const limit = q.limit ?? 50;
-    const rows = await this.database.withTenant(caller.tenantId, (tx) =>
+    const rows = await this.deps.database.withTenant(caller.tenantId, (tx) =>
       listAuditEvents(tx, {
         actorId: caller.admin ? q.actorId : caller.userId,
         action: q.action,
@@ -184,9 +197,12 @@ function decodeCursor(cursor: string): { occurredAt: Date; id: string } {
   try {
     const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const occurredAt = new Date(time);
-    if (typeof id === 'string' && UUID.test(id) && !Number.isNaN(occurredAt.getTime())) return { occurredAt, id };
+    if (typeof id === 'string' && UUID.test(id) && !Number.isNaN(occurredAt.getTime()))
+      return { occurredAt, id };
   } catch {
     // fall through to the validation error
   }
-  throw new ValidationError('The cursor is invalid', [{ pointer: '/query/cursor', detail: 'is not a cursor this API returned' }]);
+  throw new ValidationError('The cursor is invalid', [
+    { pointer: '/query/cursor', detail: 'is not a cursor this API returned' },
+  ]);
 }

@@ -1,43 +1,23 @@
-import type { AgentsQuery, TaxonomyTree } from '@care/contracts';
+import type {
+  AgentDetail,
+  AgentList,
+  AgentsQuery,
+  AgentSummary as AgentSummarySchema,
+  ReferenceListing as ReferenceListingSchema,
+  SkillDetail,
+  SkillList,
+  Static,
+  TaxonomyTree,
+} from '@care/contracts';
 import { NotFoundError } from '@care/service-kit';
+import type { AuditMeta } from '../audit/audit.service';
 import type { CatalogSnapshot, CatalogStore } from './catalog.store';
 import type { AgentRecord, SkillRecord, SkillReference } from './catalog.types';
 
 /** An agent in a list. `score` is present when the list answers a full-text query. */
-export interface AgentSummary {
-  id: string;
-  name: string;
-  description: string;
-  domain: string;
-  category: string;
-  tags: string[];
-  skills: string[];
-  clinical: boolean;
-  version: string;
-  score?: number;
-}
-
-/** `GET /api/agents` answer: matches before the limit (`total`) and the returned page. */
-export interface AgentList {
-  total: number;
-  limit: number;
-  agents: AgentSummary[];
-}
-
+type AgentSummary = Static<typeof AgentSummarySchema>;
 /** A reference document as listed (its text is read through {@link CatalogService.readReference}). */
-export type ReferenceListing = Omit<SkillReference, 'content'>;
-
-/** `GET /api/skills/{id}` answer. */
-export interface SkillDetail {
-  id: string;
-  name: string;
-  description: string;
-  metadata: SkillRecord['metadata'];
-  instructions: string;
-  references: ReferenceListing[];
-  /** Active agents that declare this skill. */
-  agents: string[];
-}
+type ReferenceListing = Static<typeof ReferenceListingSchema>;
 
 const DEFAULT_LIMIT = 10;
 
@@ -62,8 +42,25 @@ function listing(r: SkillReference): ReferenceListing {
 }
 
 /** True when `category` equals `prefix` or lies below it (segment-wise: `clinical.tri` does not match `clinical.triage`). */
-export function inCategory(category: string, prefix: string): boolean {
+function inCategory(category: string, prefix: string): boolean {
   return category === prefix || category.startsWith(`${prefix}.`);
+}
+
+/** The audit event of an agent search (ids and counts only: the search text itself is never stored). */
+export function agentSearchAudit(
+  q: AgentsQuery,
+  list: Static<typeof AgentList>,
+): { action: string; resourceType: string; meta: AuditMeta } {
+  return {
+    action: 'catalog.agents.list',
+    resourceType: 'agent',
+    meta: {
+      domain: q.domain,
+      category: q.category,
+      queryLength: q.query?.length,
+      results: list.agents.length,
+    },
+  };
 }
 
 /** Catalog reads over the current snapshot: filters, ranked search, taxonomy, details. No HTTP here. */
@@ -75,10 +72,11 @@ export class CatalogService {
   }
 
   /** Active agents matching the filters; ranked by relevance when `query` has words, else in catalog order. */
-  listAgents(q: AgentsQuery): AgentList {
+  listAgents(q: AgentsQuery): Static<typeof AgentList> {
     const snap = this.snap;
     const limit = q.limit ?? DEFAULT_LIMIT;
-    const keep = (a: AgentRecord) => (!q.domain || a.domain === q.domain) && (!q.category || inCategory(a.category, q.category));
+    const keep = (a: AgentRecord) =>
+      (!q.domain || a.domain === q.domain) && (!q.category || inCategory(a.category, q.category));
     const text = q.query?.trim();
     if (text) {
       const { total, hits } = snap.index.top(text, limit, q.domain || q.category ? keep : undefined);
@@ -94,7 +92,7 @@ export class CatalogService {
   }
 
   /** An agent's manifest, its declared skills with their reference listings, and its persona. */
-  getAgent(id: string) {
+  getAgent(id: string): Static<typeof AgentDetail> {
     const snap = this.snap;
     const a = snap.agents.get(id);
     if (!a) throw new NotFoundError(`No agent with id "${id}"`, 'AGENT_NOT_FOUND');
@@ -118,7 +116,7 @@ export class CatalogService {
   }
 
   /** Skill packages (templates excluded), sorted by id. */
-  listSkills() {
+  listSkills(): Static<typeof SkillList> {
     const skills = this.snap.countedSkills.map((s) => ({
       id: s.id,
       name: s.name,
@@ -133,7 +131,7 @@ export class CatalogService {
   }
 
   /** A skill's manifest, instructions and reference listing. */
-  getSkill(id: string): SkillDetail {
+  getSkill(id: string): Static<typeof SkillDetail> {
     const snap = this.snap;
     const s = snap.skills.get(id);
     if (!s) throw new NotFoundError(`No skill with id "${id}"`, 'SKILL_NOT_FOUND');

@@ -32,7 +32,7 @@ export interface CatalogStoreOptions {
 }
 
 /** Builds the snapshot of already-loaded workspace content (also used by the benchmark). */
-export function buildSnapshot(content: WorkspaceContent, loadedAt: Date): CatalogSnapshot {
+function buildSnapshot(content: WorkspaceContent, loadedAt: Date): CatalogSnapshot {
   const all = [...content.agents.values()];
   const activeAgents = all
     .filter((a) => a.status === 'active')
@@ -42,7 +42,9 @@ export function buildSnapshot(content: WorkspaceContent, loadedAt: Date): Catalo
     agents: content.agents,
     skills: content.skills,
     activeAgents,
-    countedSkills: [...content.skills.values()].filter((s) => s.metadata.status !== 'template').sort((a, b) => a.id.localeCompare(b.id)),
+    countedSkills: [...content.skills.values()]
+      .filter((s) => s.metadata.status !== 'template')
+      .sort((a, b) => a.id.localeCompare(b.id)),
     index: new AgentSearchIndex(activeAgents),
     taxonomy: buildTaxonomy(activeAgents),
     problems: content.problems,
@@ -105,9 +107,14 @@ export class CatalogStore {
         this.timer = setTimeout(() => void this.load(), debounce);
         this.timer.unref();
       });
-      this.watcher.on('error', (err) => this.opts.logger.warn({ err: err.message }, 'workspace watch stopped'));
+      this.watcher.on('error', (err) =>
+        this.opts.logger.warn({ err: err.message }, 'workspace watch stopped'),
+      );
     } catch (err) {
-      this.opts.logger.warn({ err: (err as Error).message }, 'workspace cannot be watched; reload needs a restart');
+      this.opts.logger.warn(
+        { err: (err as Error).message },
+        'workspace cannot be watched; reload needs a restart',
+      );
     }
   }
 
@@ -129,7 +136,11 @@ export class CatalogStore {
         else logger.warn(entry, 'workspace warning');
       }
       logger.info(
-        { root: path.basename(this.opts.root), agents: this.current.activeAgents.length, skills: this.current.countedSkills.length },
+        {
+          root: path.basename(this.opts.root),
+          agents: this.current.activeAgents.length,
+          skills: this.current.countedSkills.length,
+        },
         'workspace loaded',
       );
       for (const fn of this.listeners) fn(this.current);

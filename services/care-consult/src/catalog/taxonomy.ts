@@ -8,7 +8,7 @@ export interface CategoryNode {
 }
 
 /**
- * The taxonomy tree of the spec: `total` agents; per domain its `count` and `categories`, keyed by the
+ * The taxonomy tree (ADR 0202): `total` agents; per domain its `count` and `categories`, keyed by the
  * category's own segment name (`clinical.triage.after-hours` sits at domains.clinical.categories.triage
  * .subcategories["after-hours"]). A node counts the agents at it and below it. All five domains are present,
  * with count 0 when empty, so clients can rely on the keys.
@@ -34,9 +34,12 @@ export function buildTaxonomy(agents: Iterable<AgentRecord>): TaxonomyTree {
 }
 
 // Keys in alphabetical order so the JSON is stable between loads and easy to diff.
-function sortTree<T extends Record<string, { categories?: Record<string, CategoryNode>; subcategories?: Record<string, CategoryNode> }>>(
-  map: T,
-): T {
+function sortTree<
+  T extends Record<
+    string,
+    { categories?: Record<string, CategoryNode>; subcategories?: Record<string, CategoryNode> }
+  >,
+>(map: T): T {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(map).sort()) {
     const node = map[key];

@@ -2,10 +2,16 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FrontMatterError, parseFrontMatter } from './front-matter';
 import { FieldReader, KEBAB, readAgentFields, readSkillFields } from './manifest.validation';
-import type { AgentRecord, SkillRecord, SkillReference, WorkspaceContent, WorkspaceProblem } from './catalog.types';
+import type {
+  AgentRecord,
+  SkillRecord,
+  SkillReference,
+  WorkspaceContent,
+  WorkspaceProblem,
+} from './catalog.types';
 
 /** Manifests and references larger than this are refused unread: the workspace is text, not a data store. */
-export const MAX_WORKSPACE_FILE_BYTES = 512 * 1024;
+const MAX_WORKSPACE_FILE_BYTES = 512 * 1024;
 
 /**
  * Reads `agents/<id>/AGENT.md` and `skills/<id>/SKILL.md` (+ `references/*.md`) under `root`. Every problem
@@ -27,12 +33,20 @@ export async function loadWorkspace(root: string): Promise<WorkspaceContent> {
   return { root, agents, skills, problems };
 }
 
-async function packageFolders(root: string, kind: 'agents' | 'skills', problems: WorkspaceProblem[]): Promise<string[]> {
+async function packageFolders(
+  root: string,
+  kind: 'agents' | 'skills',
+  problems: WorkspaceProblem[],
+): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(path.join(root, kind), { withFileTypes: true });
   } catch {
-    problems.push({ severity: 'warning', file: `${kind}/`, message: `the folder is missing: no ${kind} loaded` });
+    problems.push({
+      severity: 'warning',
+      file: `${kind}/`,
+      message: `the folder is missing: no ${kind} loaded`,
+    });
     return [];
   }
   const out: string[] = [];
@@ -40,12 +54,20 @@ async function packageFolders(root: string, kind: 'agents' | 'skills', problems:
     if (e.name.startsWith('.')) continue;
     if (!e.isDirectory()) {
       if (!e.isFile() || e.name !== 'README.md') {
-        problems.push({ severity: 'warning', file: `${kind}/${e.name}`, message: 'ignored: only folders hold packages' });
+        problems.push({
+          severity: 'warning',
+          file: `${kind}/${e.name}`,
+          message: 'ignored: only folders hold packages',
+        });
       }
       continue;
     }
     if (!KEBAB.test(e.name)) {
-      problems.push({ severity: 'error', file: `${kind}/${e.name}/`, message: 'skipped: the folder name must be a kebab-case id' });
+      problems.push({
+        severity: 'error',
+        file: `${kind}/${e.name}/`,
+        message: 'skipped: the folder name must be a kebab-case id',
+      });
       continue;
     }
     out.push(e.name);
@@ -53,22 +75,38 @@ async function packageFolders(root: string, kind: 'agents' | 'skills', problems:
   return out.sort();
 }
 
-async function readText(root: string, rel: string, problems: WorkspaceProblem[]): Promise<string | undefined> {
+async function readText(
+  root: string,
+  rel: string,
+  problems: WorkspaceProblem[],
+): Promise<string | undefined> {
   const full = path.join(root, rel);
   try {
     const st = await lstat(full);
     if (!st.isFile()) {
-      problems.push({ severity: 'error', file: rel, message: st.isSymbolicLink() ? 'symbolic links are not followed' : 'is not a regular file' });
+      problems.push({
+        severity: 'error',
+        file: rel,
+        message: st.isSymbolicLink() ? 'symbolic links are not followed' : 'is not a regular file',
+      });
       return undefined;
     }
     if (st.size > MAX_WORKSPACE_FILE_BYTES) {
-      problems.push({ severity: 'error', file: rel, message: `is larger than ${MAX_WORKSPACE_FILE_BYTES} bytes` });
+      problems.push({
+        severity: 'error',
+        file: rel,
+        message: `is larger than ${MAX_WORKSPACE_FILE_BYTES} bytes`,
+      });
       return undefined;
     }
     return await readFile(full, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    problems.push({ severity: 'error', file: rel, message: code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? 'error'})` });
+    problems.push({
+      severity: 'error',
+      file: rel,
+      message: code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? 'error'})`,
+    });
     return undefined;
   }
 }
@@ -83,7 +121,11 @@ function parse(text: string, rel: string, problems: WorkspaceProblem[]) {
   }
 }
 
-async function loadSkill(root: string, folder: string, problems: WorkspaceProblem[]): Promise<SkillRecord | undefined> {
+async function loadSkill(
+  root: string,
+  folder: string,
+  problems: WorkspaceProblem[],
+): Promise<SkillRecord | undefined> {
   const file = `skills/${folder}/SKILL.md`;
   const text = await readText(root, file, problems);
   const parsed = text === undefined ? undefined : parse(text, file, problems);
@@ -97,7 +139,11 @@ async function loadSkill(root: string, folder: string, problems: WorkspaceProble
   return { id: fields.name, ...fields, instructions: parsed.body, references, file };
 }
 
-async function loadReferences(root: string, folder: string, problems: WorkspaceProblem[]): Promise<SkillReference[]> {
+async function loadReferences(
+  root: string,
+  folder: string,
+  problems: WorkspaceProblem[],
+): Promise<SkillReference[]> {
   const dir = `skills/${folder}/references`;
   let entries;
   try {
@@ -110,7 +156,11 @@ async function loadReferences(root: string, folder: string, problems: WorkspaceP
     if (e.name.startsWith('.')) continue;
     const rel = `${dir}/${e.name}`;
     if (!e.isFile() || !/^[A-Za-z0-9][A-Za-z0-9._-]*\.md$/.test(e.name)) {
-      problems.push({ severity: 'warning', file: rel, message: 'ignored: references are *.md files one level deep' });
+      problems.push({
+        severity: 'warning',
+        file: rel,
+        message: 'ignored: references are *.md files one level deep',
+      });
       continue;
     }
     const content = await readText(root, rel, problems);

@@ -44,7 +44,7 @@ export interface RouterSettings {
   turnWeights: readonly number[];
 }
 
-export const DEFAULT_ROUTER_SETTINGS: RouterSettings = {
+const DEFAULT_ROUTER_SETTINGS: RouterSettings = {
   floor: 0.5,
   shortFloor: 0.7,
   shortWords: 2,

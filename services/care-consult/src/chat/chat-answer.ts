@@ -1,5 +1,10 @@
-import type { ChatProvider, GroundingSource, ProviderGrounding, ProviderMessage } from '../providers/provider.types';
-import type { MemoryClient, RecalledMemory } from '../tools/memory.client';
+import type {
+  ChatProvider,
+  GroundingSource,
+  ProviderGrounding,
+  ProviderMessage,
+} from '../providers/provider.types';
+import type { MemoryClient, RecalledMemory } from '@care/clients';
 import { citedSources, numberSources, searchKnowledgeBase } from './grounding';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ToolContext } from '../tools/tool.types';
@@ -45,7 +50,11 @@ export async function answerTurn(input: AnswerInput): Promise<string[]> {
   let memories: string | undefined;
   let recalled: RecalledMemory[] = [];
   if (has('recall_memory')) {
-    const { record, outcome } = await registry.execute({ id: 'recall_0', name: 'recall_memory', arguments: { query: turn.latest.slice(0, 2000), topK: 5 } }, ctx, emit);
+    const { record, outcome } = await registry.execute(
+      { id: 'recall_0', name: 'recall_memory', arguments: { query: turn.latest.slice(0, 2000), topK: 5 } },
+      ctx,
+      emit,
+    );
     state.toolCalls.push(record);
     if (outcome.status === 'success' && Number(outcome.summary?.count) > 0) {
       memories = outcome.content;
@@ -67,18 +76,44 @@ export async function answerTurn(input: AnswerInput): Promise<string[]> {
     if (s) skills.push({ id, description: s.description });
   }
   const references = await catalog.listReferences(agent.skills);
-  const system = buildSystemPrompt({ agent, skills, references, allowClinical: ctx.allowClinical, memories, sources });
-  const messages: ProviderMessage[] = turn.request.messages.map((m) => ({ role: m.role, content: m.content }));
+  const system = buildSystemPrompt({
+    agent,
+    skills,
+    references,
+    allowClinical: ctx.allowClinical,
+    memories,
+    sources,
+  });
+  const messages: ProviderMessage[] = turn.request.messages.map((m) => ({
+    role: m.role,
+    content: m.content,
+  }));
   await runModelLoop(
-    { provider: input.provider, registry, ctx, system, messages, maxToolRounds: input.settings.maxToolRounds, maxTokens: input.settings.maxTokens, grounding },
+    {
+      provider: input.provider,
+      registry,
+      ctx,
+      system,
+      messages,
+      maxToolRounds: input.settings.maxToolRounds,
+      maxTokens: input.settings.maxTokens,
+      grounding,
+    },
     state,
     emit,
   );
   // Only statements worth keeping are saved (ADR 0420): a question or a greeting leaves no memory and no call.
   const facts = has('save_memory') ? extractFacts(turn.latest) : [];
   if (facts.length) {
-    const text = facts.map((f) => f.text).join(' ').slice(0, 2000);
-    const { record } = await registry.execute({ id: 'save_0', name: 'save_memory', arguments: { text } }, ctx, emit);
+    const text = facts
+      .map((f) => f.text)
+      .join(' ')
+      .slice(0, 2000);
+    const { record } = await registry.execute(
+      { id: 'save_0', name: 'save_memory', arguments: { text } },
+      ctx,
+      emit,
+    );
     state.toolCalls.push(record);
   }
   // Below the routing floor the first chip asks which specialist the person needs (ADR 0415).
@@ -88,10 +123,26 @@ export async function answerTurn(input: AnswerInput): Promise<string[]> {
   const numbered: GroundingSource[] = [...sources];
   for (const used of state.usedReferences) {
     const ref = references.find((r) => r.skill === used.skill && r.reference === used.reference);
-    numbered.push({ n: numbered.length + 1, kind: 'skill', id: `${used.skill}/${used.reference}`, title: ref?.title ?? used.reference, text: '', score: 0 });
+    numbered.push({
+      n: numbered.length + 1,
+      kind: 'skill',
+      id: `${used.skill}/${used.reference}`,
+      title: ref?.title ?? used.reference,
+      text: '',
+      score: 0,
+    });
   }
-  const cited = citedSources(state.reply, numbered).map((s) => ({ n: s.n, kind: s.kind, id: s.id, title: s.title, ...(s.documentId ? { document_id: s.documentId } : {}) }));
-  emit({ event: 'suggestions', data: { type: 'suggestions', items: suggestions, suggestions, sources: cited } });
+  const cited = citedSources(state.reply, numbered).map((s) => ({
+    n: s.n,
+    kind: s.kind,
+    id: s.id,
+    title: s.title,
+    ...(s.documentId ? { document_id: s.documentId } : {}),
+  }));
+  emit({
+    event: 'suggestions',
+    data: { type: 'suggestions', items: suggestions, suggestions, sources: cited },
+  });
   return suggestions;
 }
 

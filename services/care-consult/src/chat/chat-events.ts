@@ -15,7 +15,7 @@ export interface MessageEventData {
   offline: boolean;
 }
 
-/** `tool_end` payload (spec section 6) plus `reason` when a call was refused by policy. */
+/** `tool_end` payload (ADR 0400) plus `reason` when a call was refused by policy. */
 export interface ToolEndEventData {
   type: 'tool_end';
   tool: string;
@@ -44,7 +44,10 @@ export type ChatEvent =
   | { event: 'token'; data: { type: 'token'; content: string } }
   | { event: 'tool_start'; data: { type: 'tool_start'; tool: string; params: Record<string, unknown> } }
   | { event: 'tool_end'; data: ToolEndEventData }
-  | { event: 'suggestions'; data: { type: 'suggestions'; items: string[]; suggestions: string[]; sources?: CitedSource[] } }
+  | {
+      event: 'suggestions';
+      data: { type: 'suggestions'; items: string[]; suggestions: string[]; sources?: CitedSource[] };
+    }
   | { event: 'refusal'; data: { type: 'refusal'; reason: string; message: string; category: string } }
   | { event: 'error'; data: { type: 'error'; code: string; message: string } }
   | { event: 'done'; data: '[DONE]' };
@@ -52,5 +55,5 @@ export type ChatEvent =
 /** Where the chat engine sends its frames (the SSE writer in production, an array in tests). */
 export type EmitFn = (event: ChatEvent) => void;
 
-/** The `done` frame: literal `[DONE]`, not JSON (spec section 6). */
+/** The `done` frame: literal `[DONE]`, not JSON (ADR 0400). */
 export const DONE_EVENT: ChatEvent = { event: 'done', data: '[DONE]' };

@@ -1,7 +1,7 @@
 import { AppError, ServiceUnavailableError, ValidationError, type Logger } from '@care/service-kit';
 import type { ChatRequest } from '@care/contracts';
 import type { ChatProvider } from '../providers/provider.types';
-import type { MemoryClient } from '../tools/memory.client';
+import type { MemoryClient } from '@care/clients';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ThreadsService, TurnRecord, TurnStatus } from '../threads/threads.service';
 import type { AgentRouter } from './agent-router';
@@ -40,7 +40,9 @@ export class ChatService {
     const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
     const latest = users[users.length - 1];
     if (latest === undefined || !latest.trim()) {
-      throw new ValidationError('The conversation needs a user message', [{ pointer: '/messages', detail: 'must contain a non-empty user message' }]);
+      throw new ValidationError('The conversation needs a user message', [
+        { pointer: '/messages', detail: 'must contain a non-empty user message' },
+      ]);
     }
     const recent = users.slice(-1 - this.deps.settings.recentUserMessages, -1);
     const redFlag = await this.screen(latest, recent);
@@ -55,7 +57,9 @@ export class ChatService {
       agent = route?.agent;
       if (!agent) throw new ServiceUnavailableError('No specialist agent is available', 'NO_AGENTS');
     }
-    const lease = request.thread_id ? await this.deps.threads.begin(caller, request.thread_id) : this.deps.threads.beginNew(caller);
+    const lease = request.thread_id
+      ? await this.deps.threads.begin(caller, request.thread_id)
+      : this.deps.threads.beginNew(caller);
     return { caller, request, latest, agent, routed, route, redFlag, lease };
   }
 
@@ -66,7 +70,10 @@ export class ChatService {
       return await this.deps.detectRedFlag(latest, recent);
     } catch (err) {
       this.deps.logger.error({ err }, 'red-flag screen failed; the request is refused');
-      throw new ServiceUnavailableError('The safety screen is not available; please try again shortly', 'SAFETY_SCREEN_UNAVAILABLE');
+      throw new ServiceUnavailableError(
+        'The safety screen is not available; please try again shortly',
+        'SAFETY_SCREEN_UNAVAILABLE',
+      );
     }
   }
 
@@ -108,14 +115,26 @@ export class ChatService {
       // A new thread's row could not be taken (database down, or another request won the fresh id): nothing
       // was done and nothing is recorded; the client learns why.
       const code = err instanceof AppError ? err.code : 'THREAD_UNAVAILABLE';
-      if (!(err instanceof AppError)) this.deps.logger.error({ err, requestId: turn.caller.requestId }, 'chat thread could not be taken');
-      emit({ event: 'error', data: { type: 'error', code, message: 'The conversation could not be started; please try again' } });
+      if (!(err instanceof AppError))
+        this.deps.logger.error({ err, requestId: turn.caller.requestId }, 'chat thread could not be taken');
+      emit({
+        event: 'error',
+        data: { type: 'error', code, message: 'The conversation could not be started; please try again' },
+      });
       emit(DONE_EVENT);
       return;
     }
     try {
       if (refusal) {
-        emit({ event: 'refusal', data: { type: 'refusal', reason: refusal.reason, message: refusal.message, category: refusal.category } });
+        emit({
+          event: 'refusal',
+          data: {
+            type: 'refusal',
+            reason: refusal.reason,
+            message: refusal.message,
+            category: refusal.category,
+          },
+        });
         status = 'refused';
       } else {
         suggestions = await answerTurn({ ...this.deps, turn, state, emit, signal });
@@ -130,7 +149,8 @@ export class ChatService {
           : err instanceof AppError
             ? { code: err.code, message: err.message }
             : { code: 'CHAT_FAILED', message: 'The answer could not be completed' };
-        if (!(err instanceof AppError)) this.deps.logger.error({ err, requestId: turn.caller.requestId }, 'chat turn failed');
+        if (!(err instanceof AppError))
+          this.deps.logger.error({ err, requestId: turn.caller.requestId }, 'chat turn failed');
         emit({ event: 'error', data: { type: 'error', ...error } });
         emit(DONE_EVENT);
       }
@@ -140,7 +160,12 @@ export class ChatService {
 
   private async record(
     turn: PreparedTurn,
-    outcome: { status: TurnStatus; error: TurnRecord['error']; suggestions: string[]; state: ReturnType<typeof newTurnState> },
+    outcome: {
+      status: TurnStatus;
+      error: TurnRecord['error'];
+      suggestions: string[];
+      state: ReturnType<typeof newTurnState>;
+    },
   ): Promise<void> {
     const { caller, lease, redFlag } = turn;
     const reply = redFlag ? redFlag.message : outcome.state.reply;
@@ -154,7 +179,9 @@ export class ChatService {
       messages,
       toolCalls: outcome.state.toolCalls,
       suggestions: outcome.suggestions,
-      refusal: redFlag ? { reason: redFlag.reason, category: redFlag.category, message: redFlag.message } : null,
+      refusal: redFlag
+        ? { reason: redFlag.reason, category: redFlag.category, message: redFlag.message }
+        : null,
       error: outcome.error,
     };
     try {

@@ -5,12 +5,12 @@ import { performance } from 'node:perf_hooks';
 import { candidatesFor, rankPassages } from '@care/passage-rank';
 import { tokenize } from '../providers/builtin/retrieval';
 import type { GroundingSource } from '../providers/provider.types';
-import type { MemoryClient, RecalledMemory } from '../tools/memory.client';
+import type { MemoryClient, RecalledMemory } from '@care/clients';
 import type { ToolContext } from '../tools/tool.types';
 import type { EmitFn } from './chat-events';
 
-/** Name of the engine step in `tool_start`/`tool_end` (spec section 6 event types; no new event type). */
-export const KB_SEARCH_STEP = 'search_knowledge_base';
+/** Name of the engine step in `tool_start`/`tool_end` (the event types of ADR 0400; no new event type). */
+const KB_SEARCH_STEP = 'search_knowledge_base';
 
 /**
  * The floor for knowledge-base passages (ADR 0422). A passage is used when its re-ranked score (recall's fused score
@@ -19,10 +19,10 @@ export const KB_SEARCH_STEP = 'search_knowledge_base';
  * is quoted and the answer says nothing was found. `rank` is calibrated on the builtin sentence encoder with
  * MedQuAD, consumer-dev and off-topic questions (their best unrelated passage scores up to ~0.56).
  */
-export const KB_FLOOR = { rank: 0.58, coverage: 0.6 } as const;
+const KB_FLOOR = { rank: 0.58, coverage: 0.6 } as const;
 
 /** True when a re-ranked knowledge-base passage clears {@link KB_FLOOR}. */
-export function relevantPassage(question: string, m: { text: string; rank: number }): boolean {
+function relevantPassage(question: string, m: { text: string; rank: number }): boolean {
   return m.rank >= KB_FLOOR.rank || coverage(question, m.text) >= KB_FLOOR.coverage;
 }
 
@@ -30,7 +30,12 @@ export function relevantPassage(question: string, m: { text: string; rank: numbe
  * The floor for the person's own memories: lower, since they are few and already narrowed to the person (a
  * question names "medicine" where the memory names the medicine itself).
  */
-export const MEMORY_FLOOR = { coverage: 0.3, textScore: 0.25, vectorSimilarity: 0.5, vectorTextScore: 0.1 } as const;
+const MEMORY_FLOOR = {
+  coverage: 0.3,
+  textScore: 0.25,
+  vectorSimilarity: 0.5,
+  vectorTextScore: 0.1,
+} as const;
 
 /** Share of the question's distinct content words found in the text (the offline engine's tokenizer). */
 export function coverage(question: string, text: string): number {
@@ -41,12 +46,16 @@ export function coverage(question: string, text: string): number {
 }
 
 /** At most this many knowledge-base passages become sources. */
-export const KB_MAX_SOURCES = 3;
+const KB_MAX_SOURCES = 3;
 /** Knowledge-base passages recalled per turn, for the re-ranking to choose from. */
-export const KB_TOP_K = candidatesFor(KB_MAX_SOURCES);
+const KB_TOP_K = candidatesFor(KB_MAX_SOURCES);
 
 /** True when a recalled memory of the person clears the memory floor. */
-export function relevant(question: string, m: RecalledMemory, floor: typeof MEMORY_FLOOR = MEMORY_FLOOR): boolean {
+export function relevant(
+  question: string,
+  m: RecalledMemory,
+  floor: typeof MEMORY_FLOOR = MEMORY_FLOOR,
+): boolean {
   // The service's lexical score weighs terms by their rarity in the partition, which says little in a small one;
   // the plain share of the question's words found is checked beside it.
   if (coverage(question, m.text) >= floor.coverage) return true;
@@ -57,7 +66,7 @@ export function relevant(question: string, m: RecalledMemory, floor: typeof MEMO
 }
 
 /** A knowledge-base passage as a source: `<title>\n\n<passage>` (platform-auth ADR 0107) split back apart. */
-export function kbSource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
+function kbSource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
   const [title, ...rest] = m.text.split('\n\n');
   const doc = /^kb:([^:]+):(\d+)$/.exec(m.id);
   return {
@@ -71,7 +80,7 @@ export function kbSource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
 }
 
 /** A memory of the person as a source. */
-export function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
+function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
   return { kind: 'memory', id: m.id, title: 'What you told me before', text: m.text, score: m.score ?? 0 };
 }
 
@@ -80,7 +89,12 @@ export function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
  * framed as a `search_knowledge_base` tool pair; failures are reported in `tool_end` and leave the turn without
  * knowledge-base sources. Returns the passages that clear the floor, best first.
  */
-export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext, question: string, emit: EmitFn): Promise<RecalledMemory[]> {
+export async function searchKnowledgeBase(
+  client: MemoryClient,
+  ctx: ToolContext,
+  question: string,
+  emit: EmitFn,
+): Promise<RecalledMemory[]> {
   const started = performance.now();
   const query = question.slice(0, 2000);
   emit({ event: 'tool_start', data: { type: 'tool_start', tool: KB_SEARCH_STEP, params: { query } } });
@@ -88,7 +102,13 @@ export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext
   let hits: RecalledMemory[] = [];
   let error: string | undefined;
   try {
-    const recalled = (await client.recall(ctx.tenantId, query, KB_TOP_K, ctx.signal, { tagsAny: ['kb'] })).filter((m) => m.tags?.includes('kb'));
+    const recalled = (
+      await client.recall(
+        ctx.tenantId,
+        { query, topK: KB_TOP_K, filter: { tagsAny: ['kb'] } },
+        { signal: ctx.signal },
+      )
+    ).filter((m) => m.tags?.includes('kb'));
     // Best first by the re-ranked score, which also becomes the source's score (the order of the numbering).
     hits = rankPassages(query, recalled)
       .filter((m) => relevantPassage(query, m))
@@ -108,14 +128,23 @@ export async function searchKnowledgeBase(client: MemoryClient, ctx: ToolContext
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       status,
       allowed: true,
-      result: { bytes: Buffer.byteLength(JSON.stringify(summary), 'utf8'), count: hits.length, passages: summary, ...(error ? { error } : {}) },
+      result: {
+        bytes: Buffer.byteLength(JSON.stringify(summary), 'utf8'),
+        count: hits.length,
+        passages: summary,
+        ...(error ? { error } : {}),
+      },
     },
   });
   return hits;
 }
 
 /** Numbers the sources: the person's own memories and the knowledge-base passages, most relevant first. */
-export function numberSources(question: string, kb: RecalledMemory[], memories: RecalledMemory[]): GroundingSource[] {
+export function numberSources(
+  question: string,
+  kb: RecalledMemory[],
+  memories: RecalledMemory[],
+): GroundingSource[] {
   const all = [...memories.filter((m) => relevant(question, m)).map(memorySource), ...kb.map(kbSource)];
   all.sort((a, b) => b.score - a.score);
   return all.map((s, i) => ({ ...s, n: i + 1 }));

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 
-/** Response headers of POST /api/chat (spec section 4). */
+/** Response headers of POST /api/chat (ADR 0400). */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache, no-transform',
@@ -48,9 +48,12 @@ export class SseWriter {
     });
     this.res.once('close', () => this.stopHeartbeat());
     if (this.options.heartbeatMs > 0) {
-      this.timer = setInterval(() => {
-        if (Date.now() - this.lastWrite >= this.options.heartbeatMs) this.comment('heartbeat');
-      }, Math.max(10, Math.floor(this.options.heartbeatMs / 2)));
+      this.timer = setInterval(
+        () => {
+          if (Date.now() - this.lastWrite >= this.options.heartbeatMs) this.comment('heartbeat');
+        },
+        Math.max(10, Math.floor(this.options.heartbeatMs / 2)),
+      );
       this.timer.unref();
     }
   }
@@ -65,7 +68,12 @@ export class SseWriter {
     if (this.closed) return false;
     // JSON never holds a raw line break, so only strings need splitting into several data lines.
     const lines =
-      typeof data === 'string' ? data.split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`).join('') : `data: ${JSON.stringify(data)}\n`;
+      typeof data === 'string'
+        ? data
+            .split(/\r\n|\r|\n/)
+            .map((l) => `data: ${l}\n`)
+            .join('')
+        : `data: ${JSON.stringify(data)}\n`;
     this.write(`id: ${this.nextId++}\nevent: ${event}\n${lines}\n`);
     return true;
   }

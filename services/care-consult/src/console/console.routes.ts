@@ -1,8 +1,10 @@
 import path from 'node:path';
 import express, { Router } from 'express';
+import type { ConsoleConfig, Static } from '@care/contracts';
+import type { AppDeps } from '../app';
 
 /** Folder of the console's static files; the same path from `src/console` and `dist/console`. */
-export const CONSOLE_PUBLIC_DIR = path.resolve(__dirname, '..', '..', 'public', 'console');
+const CONSOLE_PUBLIC_DIR = path.resolve(__dirname, '..', '..', 'public', 'console');
 
 function packageDir(name: string): string {
   return path.dirname(require.resolve(`${name}/package.json`));
@@ -19,9 +21,6 @@ export const CONSOLE_VENDOR_FILES: Readonly<Record<string, string>> = {
 };
 
 /** The config the console router reads (the service config fits). */
-export interface ConsoleSettings {
-  CONSOLE_AUTH_URL?: string;
-}
 
 function originOf(url: string | undefined): string | undefined {
   try {
@@ -36,9 +35,9 @@ function originOf(url: string | undefined): string | undefined {
  * and styles from this origin only, and network calls to this origin plus the configured platform-auth
  * (email/password sign-in). It holds no secret; it calls `/api` with the token the person signs in with.
  */
-export function createConsoleRouter(settings: ConsoleSettings): Router {
+export function consoleRoutes(deps: Pick<AppDeps, 'config'>): Router {
   const router = Router();
-  const auth = originOf(settings.CONSOLE_AUTH_URL);
+  const auth = originOf(deps.config.CONSOLE_AUTH_URL);
   const csp = [
     "default-src 'self'",
     "script-src 'self'",
@@ -56,7 +55,8 @@ export function createConsoleRouter(settings: ConsoleSettings): Router {
     next();
   });
   router.get('/console/config.json', (_req, res) => {
-    res.json({ authUrl: settings.CONSOLE_AUTH_URL ?? null, apiBase: '/api' });
+    const body: Static<typeof ConsoleConfig> = { authUrl: deps.config.CONSOLE_AUTH_URL, apiBase: '/api' };
+    res.json(body);
   });
   router.get('/console/vendor/:file', (req, res, next) => {
     const file = CONSOLE_VENDOR_FILES[String(req.params.file)];
@@ -69,6 +69,9 @@ export function createConsoleRouter(settings: ConsoleSettings): Router {
     res.setHeader('Cache-Control', 'public, max-age=86400');
     res.type('image/svg+xml').sendFile(path.join(CONSOLE_PUBLIC_DIR, 'favicon.svg'));
   });
-  router.use('/console', express.static(CONSOLE_PUBLIC_DIR, { index: 'index.html', redirect: true, fallthrough: true }));
+  router.use(
+    '/console',
+    express.static(CONSOLE_PUBLIC_DIR, { index: 'index.html', redirect: true, fallthrough: true }),
+  );
   return router;
 }

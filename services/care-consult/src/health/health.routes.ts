@@ -1,16 +1,21 @@
 import { Router } from 'express';
-import type { HealthService } from './health.service';
+import { LIVENESS_PATH, livenessHandler } from '@care/service-kit';
+import type { AppDeps } from '../app';
 
 /**
  * `GET /api/health` (open): 200 for ok and degraded; 503 for error and while shutting down, so load
- * balancers stop routing to this replica.
+ * balancers stop routing to this replica. `GET /actuator/health/liveness` asks only about the process (ADR 0012).
  */
-export function createHealthRouter(deps: { health: HealthService; isDraining: () => boolean }): Router {
+export function healthRoutes(deps: Pick<AppDeps, 'health' | 'healthService'>): Router {
   const router = Router();
-  router.get('/health', async (_req, res) => {
-    const report = await deps.health.report();
-    const down = report.status === 'error' || deps.isDraining();
-    res.status(down ? 503 : 200).setHeader('Cache-Control', 'no-store').json(report);
+  router.get(LIVENESS_PATH, livenessHandler);
+  router.get('/api/health', async (_req, res) => {
+    const report = await deps.healthService.report();
+    const down = report.status === 'error' || deps.health.isDraining();
+    res
+      .status(down ? 503 : 200)
+      .setHeader('Cache-Control', 'no-store')
+      .json(report);
   });
   return router;
 }

@@ -1,6 +1,6 @@
 // care-consult as an MCP server (ADR 0427): the catalog reads of /api/agents and /api/skills, a skill
 // reference's text, and `consult`, one screened turn through the same ChatService as POST /api/chat.
-import type { RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import {
   AgentDetail,
   AgentList,
@@ -13,18 +13,16 @@ import {
   SkillReferenceText,
   Type,
 } from '@care/contracts';
-import type { Logger } from '@care/service-kit';
+import { callerOf, requestIdOf, type Logger } from '@care/service-kit';
 import { createMcpServer, defineTool, mcpEndpoint, type McpTool } from '@care/service-kit/mcp';
 import type { AuditInput } from '../audit/audit.service';
-import type { CatalogService } from '../catalog/catalog.service';
+import { agentSearchAudit, type CatalogService } from '../catalog/catalog.service';
 import type { ChatService } from '../chat/chat.service';
 import type { ChatCaller } from '../chat/chat.types';
 import type { ThreadsService } from '../threads/threads.service';
-import { principalOf, requestIdOf } from '../auth/auth.middleware';
+import type { AppDeps } from '../app';
+import { requireBearer } from '../auth/auth.middleware';
 import { consult } from './consult';
-
-/** Path of the MCP endpoint. */
-export const MCP_PATH = '/mcp';
 
 /** What the care-consult MCP server is built from (parts of the app's deps and its chat feature). */
 export interface CareConsultMcpDeps {
@@ -46,9 +44,15 @@ const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true,
 const NoArgs = Type.Object({}, { additionalProperties: false });
 
 /** The care-consult tools. */
-export function careConsultTools(d: CareConsultMcpDeps): Tool[] {
+function careConsultTools(d: CareConsultMcpDeps): Tool[] {
   const audit = (c: ChatCaller, e: Omit<AuditInput, 'tenantId' | 'actorId' | 'requestId' | 'outcome'>) =>
-    void d.audit.record({ ...e, tenantId: c.tenantId, actorId: c.userId, requestId: c.requestId, outcome: 'success' });
+    void d.audit.record({
+      ...e,
+      tenantId: c.tenantId,
+      actorId: c.userId,
+      requestId: c.requestId,
+      outcome: 'success',
+    });
   return [
     defineTool({
       name: 'search_agents',
@@ -59,20 +63,27 @@ export function careConsultTools(d: CareConsultMcpDeps): Tool[] {
       hints: READ,
       run: async (q, c: ChatCaller) => {
         const list = d.catalogService.listAgents(q);
-        audit(c, { action: 'catalog.agents.list', resourceType: 'agent', meta: { domain: q.domain, category: q.category, queryLength: q.query?.length, results: list.agents.length, via: 'mcp' } });
+        const event = agentSearchAudit(q, list);
+        audit(c, { ...event, meta: { ...event.meta, via: 'mcp' } });
         return { result: list };
       },
     }),
     defineTool({
       name: 'get_agent',
       title: 'Get agent',
-      description: 'An agent\'s manifest, its skills with their reference listings, and its persona (as GET /api/agents/{id}).',
+      description:
+        "An agent's manifest, its skills with their reference listings, and its persona (as GET /api/agents/{id}).",
       input: GetAgentArgs,
       output: AgentDetail,
       hints: READ,
       run: async ({ agent_id }, c: ChatCaller) => {
         const agent = d.catalogService.getAgent(agent_id);
-        audit(c, { action: 'catalog.agent.read', resourceType: 'agent', resourceId: agent.id, meta: { via: 'mcp' } });
+        audit(c, {
+          action: 'catalog.agent.read',
+          resourceType: 'agent',
+          resourceId: agent.id,
+          meta: { via: 'mcp' },
+        });
         return { result: agent };
       },
     }),
@@ -85,21 +96,40 @@ export function careConsultTools(d: CareConsultMcpDeps): Tool[] {
       hints: READ,
       run: async (_args, c: ChatCaller) => {
         const list = d.catalogService.listSkills();
-        audit(c, { action: 'catalog.skills.list', resourceType: 'skill', meta: { results: list.total, via: 'mcp' } });
+        audit(c, {
+          action: 'catalog.skills.list',
+          resourceType: 'skill',
+          meta: { results: list.total, via: 'mcp' },
+        });
         return { result: list };
       },
     }),
     defineTool({
       name: 'read_skill_reference',
       title: 'Read skill reference',
-      description: 'The full text of one reference document of a skill (e.g. skill_id "sleep-hygiene", reference "basics.md").',
+      description:
+        'The full text of one reference document of a skill (e.g. skill_id "sleep-hygiene", reference "basics.md").',
       input: SkillReferenceArgs,
       output: SkillReferenceText,
       hints: READ,
       run: async ({ skill_id, reference }, c: ChatCaller) => {
         const ref = d.catalogService.readReference(skill_id, reference);
-        audit(c, { action: 'catalog.reference.read', resourceType: 'skill', resourceId: skill_id, meta: { reference: ref.name, via: 'mcp' } });
-        return { result: { skill_id, name: ref.name, path: ref.path, title: ref.title, bytes: ref.bytes, text: ref.content } };
+        audit(c, {
+          action: 'catalog.reference.read',
+          resourceType: 'skill',
+          resourceId: skill_id,
+          meta: { reference: ref.name, via: 'mcp' },
+        });
+        return {
+          result: {
+            skill_id,
+            name: ref.name,
+            path: ref.path,
+            title: ref.title,
+            bytes: ref.bytes,
+            text: ref.content,
+          },
+        };
       },
     }),
     defineTool({
@@ -120,10 +150,10 @@ export function careConsultTools(d: CareConsultMcpDeps): Tool[] {
 }
 
 /** POST /mcp (after the bearer check): one stateless MCP server per request, acting for the token's user. */
-export function careConsultMcpEndpoint(d: CareConsultMcpDeps): RequestHandler {
+function careConsultMcpEndpoint(d: CareConsultMcpDeps): RequestHandler {
   const tools = careConsultTools(d);
   return mcpEndpoint((req) => {
-    const p = principalOf(req);
+    const p = callerOf(req);
     return createMcpServer<ChatCaller>({
       name: 'care-consult',
       version: d.version,
@@ -134,4 +164,40 @@ export function careConsultMcpEndpoint(d: CareConsultMcpDeps): RequestHandler {
       logger: d.logger,
     });
   });
+}
+
+/**
+ * `POST /mcp` (ADR 0427): the catalog and one screened consult turn, with the same bearer check as /api (no open
+ * routes). `GET` and `DELETE /mcp` answer 405: the server is stateless, with no server stream and no session.
+ */
+export function mcpRoutes(
+  deps: Pick<
+    AppDeps,
+    | 'catalogService'
+    | 'chat'
+    | 'threads'
+    | 'audit'
+    | 'logger'
+    | 'version'
+    | 'consultMetrics'
+    | 'streams'
+    | 'verifier'
+  >,
+): Router {
+  const mcp = careConsultMcpEndpoint({
+    catalogService: deps.catalogService,
+    chat: deps.chat,
+    threads: deps.threads,
+    audit: deps.audit,
+    logger: deps.logger,
+    version: deps.version,
+    onRefusal: (category) => deps.consultMetrics?.refusals.inc({ category }),
+    track: (end) => deps.streams.track?.(end) ?? (() => undefined),
+  });
+  const auth = requireBearer(deps.verifier, []);
+  const router = Router();
+  router.post('/mcp', auth, mcp);
+  router.get('/mcp', auth, mcp);
+  router.delete('/mcp', auth, mcp);
+  return router;
 }

@@ -1,4 +1,22 @@
+import { Router } from 'express';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { PROMETHEUS_PATH, prometheusHandler } from '@care/service-kit';
+import type { AppDeps } from '../app';
+
+/** Whether `/actuator/prometheus` is served on the API port: metrics on, dev, and no MANAGEMENT_PORT (ADR 0012). */
+export function servesPrometheus(deps: Pick<AppDeps, 'metrics' | 'config'>): boolean {
+  return Boolean(
+    deps.metrics && deps.config.MANAGEMENT_PORT === undefined && deps.config.APP_PROFILES_ACTIVE === 'dev',
+  );
+}
+
+/** `GET /actuator/prometheus` on the API port when {@link servesPrometheus}; otherwise on MANAGEMENT_PORT or nowhere. */
+export function metricsRoutes(deps: Pick<AppDeps, 'metrics' | 'config'>): Router {
+  const router = Router();
+  if (deps.metrics && servesPrometheus(deps))
+    router.get(PROMETHEUS_PATH, prometheusHandler(deps.metrics.registry));
+  return router;
+}
 
 /** care-consult's own Prometheus metrics, next to service-kit's HTTP RED histogram (ADR 0012). */
 export interface CareConsultMetrics {

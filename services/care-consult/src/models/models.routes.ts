@@ -1,10 +1,10 @@
 import { Router } from 'express';
-import type { ModelsService } from './models.service';
+import type { AppDeps } from '../app';
 
 /** `GET /api/models`: configured providers, their models (asked from the provider), the active one. */
-export function createModelsRouter(deps: { models: ModelsService }): Router {
+export function modelsRoutes(deps: Pick<AppDeps, 'models'>): Router {
   const router = Router();
-  router.get('/models', async (_req, res) => {
+  router.get('/api/models', async (_req, res) => {
     res.json(await deps.models.models());
   });
   return router;

@@ -1,54 +1,34 @@
-import { activeLlmProvider, type AppConfig, type LlmProviderName } from '../config';
-import { CachedProbe, joinUrl, probeJson, safeUrl, type FetchFn, type ProbeResult } from './http-probe';
+import type { LocalLlmStatus, ModelsResponse, Static } from '@care/contracts';
+import { activeLlmProvider, type AppConfig, type LlmProviderName, type LlmSettings } from '../config';
+import { joinUrl, safeUrl, type FetchFn } from '@care/service-kit';
+import { CachedProbe, probeJson, type ProbeResult } from './cached-probe';
 
 /** Model id of the built-in offline engine (answers from skill documents, no model server). */
 export const OFFLINE_MODEL_ID = 'care-offline-skills';
 
-/** What one provider reports. */
-export interface ProviderStatus {
-  id: LlmProviderName;
-  name: string;
-  /** Has what it needs to be used (a key, or a URL for Ollama). */
-  configured: boolean;
-  active: boolean;
-  /** The built-in engine that needs no network. */
-  offline: boolean;
-  /** Base URL without credentials; null for the offline engine. */
-  endpoint: string | null;
-  /** Whether the provider answered its model list; null when not probed (not configured). */
-  reachable: boolean | null;
-  /** The model this service would use with the provider. */
-  defaultModel: string;
-  models: string[];
-  error: string | null;
-}
-
 /** `GET /api/models` answer. */
-export interface ModelsResponse {
-  active: { provider: LlmProviderName; model: string };
-  providers: ProviderStatus[];
-}
-
-/** Status of the Ollama server in the health response (spec: local inference status object). */
-export interface LocalLlmStatus {
-  status: 'connected' | 'unreachable';
-  endpoint: string;
-  reachable: boolean;
-  activeModel: string;
-  availableModels: string[];
-  error: string | null;
-}
+type ModelsAnswer = Static<typeof ModelsResponse>;
+/** What one provider reports: whether it is configured and active, its endpoint, whether it answered, its models. */
+type ProviderStatus = ModelsAnswer['providers'][number];
 
 /** The model the active provider uses. */
 export function activeModel(config: AppConfig): string {
   return defaultModelOf(config, activeLlmProvider(config));
 }
 
-function defaultModelOf(config: AppConfig, p: LlmProviderName): string {
-  return { offline: OFFLINE_MODEL_ID, openai: config.LLM_MODEL, anthropic: config.ALT_LLM_MODEL, ollama: config.LOCAL_LLM_MODEL }[p];
+function defaultModelOf(config: ModelsConfig, p: LlmProviderName): string {
+  return {
+    offline: OFFLINE_MODEL_ID,
+    openai: config.LLM_MODEL,
+    anthropic: config.ALT_LLM_MODEL,
+    ollama: config.LOCAL_LLM_MODEL,
+  }[p];
 }
 
 type ModelList = ProbeResult<string[]>;
+
+/** The settings the models service reads: the engines' settings and the probe bounds. */
+type ModelsConfig = LlmSettings & Pick<AppConfig, 'LLM_PROBE_TIMEOUT_MS' | 'LLM_PROBE_CACHE_MS'>;
 
 /**
  * Lists the configured LLM providers and their models, asking each provider's own list endpoint (OpenAI
@@ -58,18 +38,25 @@ type ModelList = ProbeResult<string[]>;
 export class ModelsService {
   private readonly lists: Record<Exclude<LlmProviderName, 'offline'>, CachedProbe<ModelList>>;
 
-  constructor(
-    private readonly config: AppConfig,
-    fetchFn: FetchFn,
-    now: () => number = Date.now,
-  ) {
+  private readonly config: ModelsConfig;
+
+  constructor(deps: { config: ModelsConfig; fetch: FetchFn; clock?: () => Date }) {
+    const { config, fetch: fetchFn } = deps;
+    this.config = config;
+    const now = deps.clock ? () => deps.clock!().getTime() : Date.now;
     const t = { timeoutMs: config.LLM_PROBE_TIMEOUT_MS };
     const ttl = config.LLM_PROBE_CACHE_MS;
     const ids = (r: ProbeResult<{ data?: Array<{ id?: unknown }> }>): ModelList =>
       r.ok ? { ok: true, value: (r.value.data ?? []).map((m) => String(m.id ?? '')).filter(Boolean) } : r;
     this.lists = {
       openai: new CachedProbe(
-        async () => ids(await probeJson(fetchFn, joinUrl(config.LLM_BASE_URL, 'models'), { ...t, headers: { authorization: `Bearer ${config.LLM_API_KEY}` } })),
+        async () =>
+          ids(
+            await probeJson(fetchFn, joinUrl(config.LLM_BASE_URL, 'models'), {
+              ...t,
+              headers: { authorization: `Bearer ${config.LLM_API_KEY}` },
+            }),
+          ),
         ttl,
         now,
       ),
@@ -86,8 +73,14 @@ export class ModelsService {
       ),
       ollama: new CachedProbe(
         async () => {
-          const r = await probeJson<{ models?: Array<{ name?: unknown }> }>(fetchFn, joinUrl(config.LOCAL_LLM_BASE_URL, 'api/tags'), t);
-          return r.ok ? { ok: true, value: (r.value.models ?? []).map((m) => String(m.name ?? '')).filter(Boolean) } : r;
+          const r = await probeJson<{ models?: Array<{ name?: unknown }> }>(
+            fetchFn,
+            joinUrl(config.LOCAL_LLM_BASE_URL, 'api/tags'),
+            t,
+          );
+          return r.ok
+            ? { ok: true, value: (r.value.models ?? []).map((m) => String(m.name ?? '')).filter(Boolean) }
+            : r;
         },
         ttl,
         now,
@@ -96,15 +89,27 @@ export class ModelsService {
   }
 
   /** Every provider with its models, and which one is active. */
-  async models(): Promise<ModelsResponse> {
+  async models(): Promise<ModelsAnswer> {
     const c = this.config;
     const active = activeLlmProvider(c);
     const ext = [
-      { id: 'openai' as const, name: 'OpenAI-compatible API', configured: !!c.LLM_API_KEY, endpoint: c.LLM_BASE_URL },
-      { id: 'anthropic' as const, name: 'Anthropic', configured: !!c.ALT_LLM_API_KEY, endpoint: c.ALT_LLM_BASE_URL },
+      {
+        id: 'openai' as const,
+        name: 'OpenAI-compatible API',
+        configured: !!c.LLM_API_KEY,
+        endpoint: c.LLM_BASE_URL,
+      },
+      {
+        id: 'anthropic' as const,
+        name: 'Anthropic',
+        configured: !!c.ALT_LLM_API_KEY,
+        endpoint: c.ALT_LLM_BASE_URL,
+      },
       { id: 'ollama' as const, name: 'Ollama (local)', configured: true, endpoint: c.LOCAL_LLM_BASE_URL },
     ];
-    const probed = await Promise.all(ext.map((p) => (p.configured ? this.lists[p.id].get() : Promise.resolve(undefined))));
+    const probed = await Promise.all(
+      ext.map((p) => (p.configured ? this.lists[p.id].get() : Promise.resolve(undefined))),
+    );
     const providers: ProviderStatus[] = [
       {
         id: 'offline',
@@ -138,7 +143,7 @@ export class ModelsService {
   }
 
   /** The Ollama server status for `/api/health`. */
-  async localLlm(): Promise<LocalLlmStatus> {
+  async localLlm(): Promise<Static<typeof LocalLlmStatus>> {
     const r = await this.lists.ollama.get();
     return {
       status: r.ok ? 'connected' : 'unreachable',

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import { Router } from 'express';
 import {
   AgentDetail,
   AgentList,
@@ -28,13 +28,14 @@ import {
   type TSchema,
 } from '@care/contracts';
 import { LIVENESS_PATH, PROMETHEUS_PATH } from '@care/service-kit';
-import { AuditListQuery } from '../audit/audit.routes';
-import { ThreadHistoryQuery } from '../chat/chat.routes';
+import type { AppDeps } from '../app';
+import { servesPrometheus } from '../metrics/care-consult.metrics';
+import { AuditListQuery } from '../audit/audit.schemas';
 import { CONSOLE_VENDOR_FILES } from '../console/console.routes';
-import { ThreadListQuery } from '../threads/threads.routes';
+import { ThreadHistoryQuery, ThreadListQuery } from '../threads/threads.schemas';
 
 /** Path of the served document. */
-export const OPENAPI_PATH = '/openapi.json';
+const OPENAPI_PATH = '/openapi.json';
 
 /** What varies the document: configuration that changes what is mounted. */
 export interface CareConsultDocOptions {
@@ -48,39 +49,168 @@ const OPEN: string[] = [];
 const str = (description: string) => Type.Optional(Type.String({ description }));
 
 /** The operations care-consult serves, with the schemas its routes validate with. */
-export function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
+function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
   const routes: RouteDoc[] = [
-    { method: 'get', path: '/api/health', tags: ['health'], summary: 'Health, counts, local inference server, memory backend (503 on error or while draining)', responses: { ...ok('ok or degraded', HealthResponse), '503': { description: 'error, or shutting down', schema: HealthResponse } }, security: OPEN },
+    {
+      method: 'get',
+      path: '/api/health',
+      tags: ['health'],
+      summary: 'Health, counts, local inference server, memory backend (503 on error or while draining)',
+      responses: {
+        ...ok('ok or degraded', HealthResponse),
+        '503': { description: 'error, or shutting down', schema: HealthResponse },
+      },
+      security: OPEN,
+    },
     {
       method: 'post',
       path: '/api/chat',
       tags: ['chat'],
       summary: 'Streaming consultation (SSE)',
-      description: 'Frames: one `message`, then `token`s, optional `tool_start`/`tool_end` pairs, `suggestions`, a possible `refusal` or `error`, and `done` with data `[DONE]`. Errors found before the stream opens are problem+json.',
+      description:
+        'Frames: one `message`, then `token`s, optional `tool_start`/`tool_end` pairs, `suggestions`, a possible `refusal` or `error`, and `done` with data `[DONE]`. Errors found before the stream opens are problem+json.',
       body: ChatRequest,
-      responses: { '200': { description: 'SSE stream', schema: SseStream, contentType: 'text/event-stream', headers: { 'X-Thread-Id': 'thread of this turn (new or the one named)' } } },
+      responses: {
+        '200': {
+          description: 'SSE stream',
+          schema: SseStream,
+          contentType: 'text/event-stream',
+          headers: { 'X-Thread-Id': 'thread of this turn (new or the one named)' },
+        },
+      },
     },
-    { method: 'get', path: '/api/chat/threads', tags: ['chat'], summary: "The caller's own threads, most recently active first", query: ThreadListQuery, responses: ok('One page of threads', ThreadList) },
-    { method: 'get', path: '/api/chat/threads/:thread_id', tags: ['chat'], summary: "The caller's thread checkpoint history, newest first", query: ThreadHistoryQuery, responses: ok('One page of the history', ThreadHistory) },
-    { method: 'get', path: '/api/agents', tags: ['catalog'], summary: 'List indexed agents with optional filters and full-text search', query: AgentsQuery, responses: ok('Agents', AgentList) },
-    { method: 'get', path: '/api/agents/categories', tags: ['catalog'], summary: 'Taxonomy tree with agent counts', responses: ok('Taxonomy tree', TaxonomyTree) },
-    { method: 'get', path: '/api/agents/:agentId', tags: ['catalog'], summary: 'Agent manifest, declared skills, persona', responses: ok('Agent', AgentDetail) },
-    { method: 'get', path: '/api/skills', tags: ['catalog'], summary: 'List skill packages', responses: ok('Skills', SkillList) },
-    { method: 'get', path: '/api/skills/:skillId', tags: ['catalog'], summary: 'Skill manifest and reference document listing', responses: ok('Skill', SkillDetail) },
-    { method: 'get', path: '/api/models', tags: ['models'], summary: 'Available LLM models and configured providers', responses: ok('Models', ModelsResponse) },
-    { method: 'get', path: '/api/audit', tags: ['audit'], summary: "Audit events without bodies (the caller's own; the whole tenant for tenant admins)", query: AuditListQuery, responses: ok('A page of events', AuditPage) },
-    { method: 'post', path: '/api/attachments', tags: ['attachments'], summary: "Upload a document to the caller's sandbox", body: AttachmentUpload, bodyContentType: 'multipart/form-data', responses: { '201': { description: 'Stored attachment', schema: AttachmentView, headers: { Location: 'URL of the attachment' } } } },
-    { method: 'get', path: '/api/attachments', tags: ['attachments'], summary: "List the caller's attachments", responses: ok('Attachments', AttachmentList) },
-    { method: 'get', path: '/api/attachments/:id', tags: ['attachments'], summary: "One attachment's metadata", responses: ok('Attachment', AttachmentView) },
-    { method: 'get', path: '/api/attachments/:id/content', tags: ['attachments'], summary: 'Download an attachment (always as a download, never inline)', responses: { '200': { description: 'The stored bytes, with their media type', schema: Type.String({ contentMediaType: 'application/octet-stream' }), contentType: 'application/octet-stream', headers: { 'Content-Disposition': 'attachment with the file name' } } } },
-    { method: 'delete', path: '/api/attachments/:id', tags: ['attachments'], summary: 'Delete an attachment', responses: { '204': { description: 'Deleted' } } },
-    { method: 'post', path: '/api/relay/tickets', tags: ['relay'], summary: 'Issue a signed single-use relay ticket for an OAuth callback', body: RelayTicketRequest, responses: { '201': { description: 'Ticket', schema: RelayTicketIssued } } },
+    {
+      method: 'get',
+      path: '/api/chat/threads',
+      tags: ['chat'],
+      summary: "The caller's own threads, most recently active first",
+      query: ThreadListQuery,
+      responses: ok('One page of threads', ThreadList),
+    },
+    {
+      method: 'get',
+      path: '/api/chat/threads/:thread_id',
+      tags: ['chat'],
+      summary: "The caller's thread checkpoint history, newest first",
+      query: ThreadHistoryQuery,
+      responses: ok('One page of the history', ThreadHistory),
+    },
+    {
+      method: 'get',
+      path: '/api/agents',
+      tags: ['catalog'],
+      summary: 'List indexed agents with optional filters and full-text search',
+      query: AgentsQuery,
+      responses: ok('Agents', AgentList),
+    },
+    {
+      method: 'get',
+      path: '/api/agents/categories',
+      tags: ['catalog'],
+      summary: 'Taxonomy tree with agent counts',
+      responses: ok('Taxonomy tree', TaxonomyTree),
+    },
+    {
+      method: 'get',
+      path: '/api/agents/:agentId',
+      tags: ['catalog'],
+      summary: 'Agent manifest, declared skills, persona',
+      responses: ok('Agent', AgentDetail),
+    },
+    {
+      method: 'get',
+      path: '/api/skills',
+      tags: ['catalog'],
+      summary: 'List skill packages',
+      responses: ok('Skills', SkillList),
+    },
+    {
+      method: 'get',
+      path: '/api/skills/:skillId',
+      tags: ['catalog'],
+      summary: 'Skill manifest and reference document listing',
+      responses: ok('Skill', SkillDetail),
+    },
+    {
+      method: 'get',
+      path: '/api/models',
+      tags: ['models'],
+      summary: 'Available LLM models and configured providers',
+      responses: ok('Models', ModelsResponse),
+    },
+    {
+      method: 'get',
+      path: '/api/audit',
+      tags: ['audit'],
+      summary: "Audit events without bodies (the caller's own; the whole tenant for tenant admins)",
+      query: AuditListQuery,
+      responses: ok('A page of events', AuditPage),
+    },
+    {
+      method: 'post',
+      path: '/api/attachments',
+      tags: ['attachments'],
+      summary: "Upload a document to the caller's sandbox",
+      body: AttachmentUpload,
+      bodyContentType: 'multipart/form-data',
+      responses: {
+        '201': {
+          description: 'Stored attachment',
+          schema: AttachmentView,
+          headers: { Location: 'URL of the attachment' },
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/attachments',
+      tags: ['attachments'],
+      summary: "List the caller's attachments",
+      responses: ok('Attachments', AttachmentList),
+    },
+    {
+      method: 'get',
+      path: '/api/attachments/:id',
+      tags: ['attachments'],
+      summary: "One attachment's metadata",
+      responses: ok('Attachment', AttachmentView),
+    },
+    {
+      method: 'get',
+      path: '/api/attachments/:id/content',
+      tags: ['attachments'],
+      summary: 'Download an attachment (always as a download, never inline)',
+      responses: {
+        '200': {
+          description: 'The stored bytes, with their media type',
+          schema: Type.String({ contentMediaType: 'application/octet-stream' }),
+          contentType: 'application/octet-stream',
+          headers: { 'Content-Disposition': 'attachment with the file name' },
+        },
+      },
+    },
+    {
+      method: 'delete',
+      path: '/api/attachments/:id',
+      tags: ['attachments'],
+      summary: 'Delete an attachment',
+      responses: { '204': { description: 'Deleted' } },
+    },
+    {
+      method: 'post',
+      path: '/api/relay/tickets',
+      tags: ['relay'],
+      summary: 'Issue a signed single-use relay ticket for an OAuth callback',
+      body: RelayTicketRequest,
+      responses: { '201': { description: 'Ticket', schema: RelayTicketIssued } },
+    },
     {
       method: 'get',
       path: '/api/relay/callback',
       tags: ['relay'],
       summary: 'OAuth provider callback: redirects to the ticket callback with code and state',
-      description: 'Fails closed: a ticket that fails a check gets a 400 problem and no Location. Every response carries Cache-Control: no-store.',
+      description:
+        'Fails closed: a ticket that fails a check gets a 400 problem and no Location. Every response carries Cache-Control: no-store.',
       query: Type.Object({
         code: str('authorization code'),
         state: str('the relay ticket'),
@@ -88,35 +218,122 @@ export function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
         error: str('provider error code'),
         error_description: str('provider error text'),
       }),
-      responses: { '302': { description: 'Redirect to the callback URL of the ticket', headers: { Location: 'callback URL with code, state (and iss) or the provider error' } } },
+      responses: {
+        '302': {
+          description: 'Redirect to the callback URL of the ticket',
+          headers: { Location: 'callback URL with code, state (and iss) or the provider error' },
+        },
+      },
       security: OPEN,
     },
-    { method: 'post', path: '/mcp', tags: ['mcp'], summary: 'Model Context Protocol (Streamable HTTP, stateless): catalog tools and consult (docs/mcp.md)', description: 'Bearer token as for /api. Accept must include application/json and text/event-stream.', body: JsonRpcMessage, responses: { '200': { description: 'JSON-RPC response', schema: JsonRpcResponse }, '202': { description: 'Notification accepted (no body)' } } },
-    { method: 'get', path: '/mcp', tags: ['mcp'], summary: 'Not offered (stateless MCP: no server stream)', responses: { '405': { description: 'Method not allowed (Allow: POST)', schema: Problem, contentType: 'application/problem+json' } } },
-    { method: 'delete', path: '/mcp', tags: ['mcp'], summary: 'Not offered (stateless MCP: no session)', responses: { '405': { description: 'Method not allowed (Allow: POST)', schema: Problem, contentType: 'application/problem+json' } } },
-    { method: 'get', path: LIVENESS_PATH, tags: ['probes'], summary: 'Liveness (process only)', responses: ok('Alive', Type.Object({ status: Type.String() })), security: OPEN },
-    { method: 'get', path: '/console', tags: ['console'], summary: 'The consultation console (static HTML, scripts and styles below /console/)', responses: { '200': { description: 'HTML page', schema: Type.String(), contentType: 'text/html' } }, security: OPEN },
-    { method: 'get', path: '/console/config.json', tags: ['console'], summary: 'Console settings: sign-in URL and API base', responses: ok('Console settings', ConsoleConfig), security: OPEN },
+    {
+      method: 'post',
+      path: '/mcp',
+      tags: ['mcp'],
+      summary: 'Model Context Protocol (Streamable HTTP, stateless): catalog tools and consult (docs/mcp.md)',
+      description: 'Bearer token as for /api. Accept must include application/json and text/event-stream.',
+      body: JsonRpcMessage,
+      responses: {
+        '200': { description: 'JSON-RPC response', schema: JsonRpcResponse },
+        '202': { description: 'Notification accepted (no body)' },
+      },
+    },
+    {
+      method: 'get',
+      path: '/mcp',
+      tags: ['mcp'],
+      summary: 'Not offered (stateless MCP: no server stream)',
+      responses: {
+        '405': {
+          description: 'Method not allowed (Allow: POST)',
+          schema: Problem,
+          contentType: 'application/problem+json',
+        },
+      },
+    },
+    {
+      method: 'delete',
+      path: '/mcp',
+      tags: ['mcp'],
+      summary: 'Not offered (stateless MCP: no session)',
+      responses: {
+        '405': {
+          description: 'Method not allowed (Allow: POST)',
+          schema: Problem,
+          contentType: 'application/problem+json',
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: LIVENESS_PATH,
+      tags: ['probes'],
+      summary: 'Liveness (process only)',
+      responses: ok('Alive', Type.Object({ status: Type.String() })),
+      security: OPEN,
+    },
+    {
+      method: 'get',
+      path: '/console',
+      tags: ['console'],
+      summary: 'The consultation console (static HTML, scripts and styles below /console/)',
+      responses: { '200': { description: 'HTML page', schema: Type.String(), contentType: 'text/html' } },
+      security: OPEN,
+    },
+    {
+      method: 'get',
+      path: '/console/config.json',
+      tags: ['console'],
+      summary: 'Console settings: sign-in URL and API base',
+      responses: ok('Console settings', ConsoleConfig),
+      security: OPEN,
+    },
     {
       method: 'get',
       path: '/console/vendor/:file',
       tags: ['console'],
-      summary: 'Third-party scripts of the console (markdown rendering and sanitising), served from the installed packages',
-      params: Type.Object({ file: Type.Union(Object.keys(CONSOLE_VENDOR_FILES).map((f) => Type.Literal(f))) }),
-      responses: { '200': { description: 'Script', schema: Type.String(), contentType: 'application/javascript' } },
+      summary:
+        'Third-party scripts of the console (markdown rendering and sanitising), served from the installed packages',
+      params: Type.Object({
+        file: Type.Union(Object.keys(CONSOLE_VENDOR_FILES).map((f) => Type.Literal(f))),
+      }),
+      responses: {
+        '200': { description: 'Script', schema: Type.String(), contentType: 'application/javascript' },
+      },
       security: OPEN,
     },
-    { method: 'get', path: '/favicon.ico', tags: ['console'], summary: 'The console icon (SVG)', responses: { '200': { description: 'Icon', schema: Type.String(), contentType: 'image/svg+xml' } }, security: OPEN },
-    { method: 'get', path: OPENAPI_PATH, tags: ['meta'], summary: 'This OpenAPI document', responses: ok('OpenAPI 3.1 document', Type.Object({}, { additionalProperties: true })), security: OPEN },
+    {
+      method: 'get',
+      path: '/favicon.ico',
+      tags: ['console'],
+      summary: 'The console icon (SVG)',
+      responses: { '200': { description: 'Icon', schema: Type.String(), contentType: 'image/svg+xml' } },
+      security: OPEN,
+    },
+    {
+      method: 'get',
+      path: OPENAPI_PATH,
+      tags: ['meta'],
+      summary: 'This OpenAPI document',
+      responses: ok('OpenAPI 3.1 document', Type.Object({}, { additionalProperties: true })),
+      security: OPEN,
+    },
   ];
   if (o.prometheus) {
-    routes.push({ method: 'get', path: PROMETHEUS_PATH, tags: ['probes'], summary: 'Prometheus scrape (dev profile without a management port)', responses: { '200': { description: 'Metrics', schema: Type.String(), contentType: 'text/plain' } }, security: OPEN });
+    routes.push({
+      method: 'get',
+      path: PROMETHEUS_PATH,
+      tags: ['probes'],
+      summary: 'Prometheus scrape (dev profile without a management port)',
+      responses: { '200': { description: 'Metrics', schema: Type.String(), contentType: 'text/plain' } },
+      security: OPEN,
+    });
   }
   return routes;
 }
 
 /** The OpenAPI 3.1 document of care-consult. */
-export function careConsultOpenApi(o: CareConsultDocOptions): Record<string, unknown> {
+function careConsultOpenApi(o: CareConsultDocOptions): Record<string, unknown> {
   return buildOpenApi({
     title: 'care-consult',
     version: o.version,
@@ -142,9 +359,13 @@ export function careConsultOpenApi(o: CareConsultDocOptions): Record<string, unk
 }
 
 /** `GET /openapi.json`: the document, built once. */
-export function openApiHandler(o: CareConsultDocOptions): RequestHandler {
-  const body = JSON.stringify(careConsultOpenApi(o));
-  return (_req, res) => {
+export function openApiRoutes(deps: Pick<AppDeps, 'version' | 'metrics' | 'config'>): Router {
+  const body = JSON.stringify(
+    careConsultOpenApi({ version: deps.version, prometheus: servesPrometheus(deps) }),
+  );
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
     res.type('application/json').set('Cache-Control', 'no-cache').send(body);
-  };
+  });
+  return router;
 }

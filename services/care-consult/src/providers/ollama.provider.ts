@@ -13,14 +13,27 @@ export interface OllamaProviderOptions {
 }
 
 interface OllamaLine {
-  message?: { content?: string; tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: unknown } }> };
+  message?: {
+    content?: string;
+    tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: unknown } }>;
+  };
   done?: boolean;
   done_reason?: string;
   error?: string;
 }
 
-function toOllamaMessages(system: string, messages: ProviderMessage[]): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [{ role: 'system', content: system }];
+/** One message of Ollama's `/api/chat` request body. */
+type OllamaMessage =
+  | { role: 'system' | 'user' | 'assistant'; content: string }
+  | { role: 'tool'; content: string; tool_name?: string }
+  | {
+      role: 'assistant';
+      content: string;
+      tool_calls: Array<{ function: { name: string; arguments: Record<string, unknown> } }>;
+    };
+
+function toOllamaMessages(system: string, messages: ProviderMessage[]): OllamaMessage[] {
+  const out: OllamaMessage[] = [{ role: 'system', content: system }];
   for (const m of messages) {
     if (m.role === 'tool') out.push({ role: 'tool', content: m.content, tool_name: m.toolName });
     else if (m.role === 'assistant' && m.toolCalls?.length) {
@@ -66,7 +79,9 @@ export class OllamaProvider implements ChatProvider {
           model: this.model,
           messages: toOllamaMessages(request.system, request.messages),
           stream: true,
-          ...(request.tools.length ? { tools: request.tools.map((t) => ({ type: 'function', function: t })) } : {}),
+          ...(request.tools.length
+            ? { tools: request.tools.map((t) => ({ type: 'function', function: t })) }
+            : {}),
           ...(request.maxTokens ? { options: { num_predict: request.maxTokens } } : {}),
         }),
         signal: ctrl.signal,
@@ -87,7 +102,9 @@ export class OllamaProvider implements ChatProvider {
   private async *read(response: Response, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     if (!response.ok || !response.body) {
       await response.body?.cancel().catch(() => undefined);
-      throw new ProviderError(this.id, `The Ollama model call failed (status ${response.status})`, { status: response.status });
+      throw new ProviderError(this.id, `The Ollama model call failed (status ${response.status})`, {
+        status: response.status,
+      });
     }
     let calls = 0;
     let reason: 'stop' | 'tool_calls' | 'length' | 'other' = 'other';
@@ -99,7 +116,10 @@ export class OllamaProvider implements ChatProvider {
         for (const c of line.message?.tool_calls ?? []) {
           const id = c.id ?? `ollama_call_${calls}`;
           calls++;
-          yield { type: 'tool_call', call: { id, name: c.function?.name ?? '', arguments: parseToolArguments(c.function?.arguments) } };
+          yield {
+            type: 'tool_call',
+            call: { id, name: c.function?.name ?? '', arguments: parseToolArguments(c.function?.arguments) },
+          };
         }
         if (line.done) {
           reason = calls ? 'tool_calls' : line.done_reason === 'length' ? 'length' : 'stop';
@@ -110,16 +130,21 @@ export class OllamaProvider implements ChatProvider {
       throw this.wrap(err, signal, response.status);
     }
     if (signal.aborted) throw abortError(signal);
-    if (reason === 'other') throw new ProviderError(this.id, 'The Ollama stream ended before it said it was done');
+    if (reason === 'other')
+      throw new ProviderError(this.id, 'The Ollama stream ended before it said it was done');
     yield { type: 'end', reason };
   }
 
   private wrap(err: unknown, signal: AbortSignal, status: number | undefined): unknown {
     if (isAbortError(err, signal)) return abortError(signal);
     if (err instanceof ProviderError) return err;
-    return new ProviderError(this.id, `The Ollama model call failed (${status ? 'stream broken' : 'unreachable'})`, {
-      cause: err,
-      status,
-    });
+    return new ProviderError(
+      this.id,
+      `The Ollama model call failed (${status ? 'stream broken' : 'unreachable'})`,
+      {
+        cause: err,
+        status,
+      },
+    );
   }
 }

@@ -1,3 +1,4 @@
+import type { LlmProviderName } from '../config';
 /** A message as the chat providers see it; `tool` messages carry a tool result back to the model. */
 export interface ProviderMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -72,14 +73,10 @@ export type ProviderEvent =
   | { type: 'tool_call'; call: ProviderToolCall }
   | { type: 'end'; reason: 'stop' | 'tool_calls' | 'length' | 'other' };
 
-/** Provider ids, as configured by LLM_PROVIDER and reported by /api/models (`offline` is the built-in engine). */
-export const PROVIDER_IDS = ['offline', 'openai', 'anthropic', 'ollama'] as const;
-/** One provider id. */
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-
 /** A chat model behind one interface, whatever the vendor or wire format. */
 export interface ChatProvider {
-  readonly id: ProviderId;
+  /** As configured by LLM_PROVIDER and reported by /api/models (`offline` is the built-in engine). */
+  readonly id: LlmProviderName;
   readonly model: string;
   /** True for the built-in engine: no network, answers from the workspace only. */
   readonly offline: boolean;

@@ -9,7 +9,7 @@ const ISSUE_POINTERS: Partial<Record<string, string>> = {
 };
 
 /** How many seconds a client should wait after the in-process nonce store was full. */
-export const NONCE_STORE_FULL_RETRY_AFTER_SECONDS = 5;
+const NONCE_STORE_FULL_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Turns a relay failure into the problem the client sees. A RelayError of the request keeps its stable code

@@ -7,7 +7,7 @@ import {
   type RelayKeys,
   type RelayResolution,
 } from '@care/crypto';
-import type { RelayTicketRequest } from '@care/contracts';
+import type { RelayTicketIssued, RelayTicketRequest, Static } from '@care/contracts';
 import { AppError, type Logger } from '@care/service-kit';
 import type { AuditInput } from '../audit/audit.service';
 import { isSignedTicketRejection, toRelayProblem } from './relay.errors';
@@ -40,29 +40,27 @@ export interface RelayRequestContext {
   log?: Logger;
 }
 
-/** Body of a 201 from `POST /api/relay/tickets`. */
-export interface IssuedTicketResponse {
-  ticket: string;
-  expires_at: string;
-}
-
 /** Audit reason of a callback that relayed the provider's error response to the app (ADR 0504). */
-export const PROVIDER_ERROR_RELAYED = 'RELAY_PROVIDER_ERROR';
+const PROVIDER_ERROR_RELAYED = 'RELAY_PROVIDER_ERROR';
 
 // What a Location header may hold; the URLs the relay builds are always ASCII (WHATWG serialisation plus form
 // encoding), so this never fires, but if it did the answer must be a 400, not a header error turned 500.
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /**
- * Issues relay tickets for authenticated users and resolves callbacks (spec: Relay ticket, Relay resolution
- * checks). Never logs or audits the ticket or the authorization code: audit events carry the outcome, the user
- * and connection ids and the error code; log lines carry the connection id and the error code.
+ * Issues relay tickets for authenticated users and resolves callbacks (ADR 0500, 0501). Never logs or audits the
+ * ticket or the authorization code: audit events carry the outcome, the user and connection ids and the error
+ * code; log lines carry the connection id and the error code.
  */
 export class RelayService {
   constructor(private readonly opts: RelayServiceOptions) {}
 
   /** Issues a ticket bound to the caller; RelayError codes become 400 problems (503 for server faults). */
-  issue(caller: RelayCaller, body: RelayTicketRequest, ctx: RelayRequestContext = {}): IssuedTicketResponse {
+  issue(
+    caller: RelayCaller,
+    body: RelayTicketRequest,
+    ctx: RelayRequestContext = {},
+  ): Static<typeof RelayTicketIssued> {
     const base = {
       tenantId: caller.tenantId,
       actorId: caller.userId,
@@ -93,7 +91,7 @@ export class RelayService {
   }
 
   /**
-   * Runs the spec's six checks on a callback and returns the redirect target: the ticket's callback with `code`,
+   * Runs the six resolution checks (ADR 0502) on a callback and returns the redirect target: the ticket's callback with `code`,
    * `state` and `iss`, or, for a provider's error response, with `error`, `error_description`, `state` and `iss`
    * (the ticket is spent either way, ADR 0504). Rejections of a ticket whose signature matched (replayed, callback
    * not allowed, too long...) are audited with the ticket's user and connection; unsigned junk and expired tickets

@@ -40,7 +40,7 @@ const NUMBER_WORDS = /^[a-z]/;
 const COMPILED = ALL_CUES.map((spec) => ({ spec, re: new RegExp(`\\b(?:${spec.re})\\b`, 'g') }));
 
 /** Stem index: a token (or its 5-letter prefix) -> the cues worth running when it occurs. */
-export function stemKey(stem: string): string {
+function stemKey(stem: string): string {
   return stem.length >= 5 ? stem.slice(0, 5) : stem;
 }
 const STEM_INDEX = new Map<string, number[]>();

@@ -47,10 +47,10 @@ export interface SemanticModel {
 }
 
 /** Where the shipped model lives. */
-export const SEMANTIC_MODEL_PATH = resolve(__dirname, '../../data/red-flags/semantic-model.json');
+const SEMANTIC_MODEL_PATH = resolve(__dirname, '../../data/red-flags/semantic-model.json');
 
 /** The int8 exemplar vectors, next to the model. */
-export function exemplarsPath(modelPath: string): string {
+function exemplarsPath(modelPath: string): string {
   return modelPath.replace(/semantic-model\.json$/, 'semantic-exemplars.bin').replace(/\.json$/, '.bin');
 }
 
@@ -73,7 +73,8 @@ export function loadSemanticModel(path: string = SEMANTIC_MODEL_PATH): SemanticM
     Array.isArray(model.exemplarScales) &&
     model.exemplarScales.length === model.exemplarClasses.length &&
     typeof model.knn?.k === 'number';
-  if (!ok) throw new Error(`red-flag semantic model at ${path} is malformed or was trained for other categories`);
+  if (!ok)
+    throw new Error(`red-flag semantic model at ${path} is malformed or was trained for other categories`);
   const bytes = readFileSync(exemplarsPath(path));
   if (bytes.length !== model.exemplarClasses.length * model.dimension) {
     throw new Error(`red-flag semantic exemplars do not match the model at ${path}`);
@@ -82,14 +83,15 @@ export function loadSemanticModel(path: string = SEMANTIC_MODEL_PATH): SemanticM
   const exemplars = new Float32Array(int8.length);
   for (let e = 0; e < model.exemplarClasses.length; e++) {
     const scale = model.exemplarScales[e]!;
-    for (let i = 0; i < model.dimension; i++) exemplars[e * model.dimension + i] = int8[e * model.dimension + i]! * scale;
+    for (let i = 0; i < model.dimension; i++)
+      exemplars[e * model.dimension + i] = int8[e * model.dimension + i]! * scale;
   }
   model.exemplars = exemplars;
   return model;
 }
 
 /** Class probabilities of the linear classifier for one unit vector (softmax over the linear scores). */
-export function linearProbabilities(model: SemanticModel, vector: ArrayLike<number>): number[] {
+function linearProbabilities(model: SemanticModel, vector: ArrayLike<number>): number[] {
   const scores = model.weights.map((row, c) => {
     let s = model.bias[c]!;
     for (let i = 0; i < row.length; i++) s += row[i]! * (vector[i] ?? 0);
@@ -106,7 +108,7 @@ export function linearProbabilities(model: SemanticModel, vector: ArrayLike<numb
  * One pass over the exemplar matrix serves every query (each row is read once, whatever the number of segments);
  * the top k are kept by insertion, without sorting.
  */
-export function neighbourProbabilities(model: SemanticModel, queries: readonly ArrayLike<number>[]): number[][] {
+function neighbourProbabilities(model: SemanticModel, queries: readonly ArrayLike<number>[]): number[][] {
   const classes = model.classes.length;
   const exemplars = model.exemplars;
   const n = model.exemplarClasses.length;
@@ -185,7 +187,13 @@ export function scoreSegments(
   const noneIndex = model.classes.length - 1;
   const probabilities = classProbabilities(model, vectors.slice(0, segments.length));
   const highCost = (model.highCost?.classes ?? []).map((c) => model.classes.indexOf(c)).filter((c) => c >= 0);
-  const consider = (segment: Segment, p: number[], probability: number, margin: number, among: readonly number[]): void => {
+  const consider = (
+    segment: Segment,
+    p: number[],
+    probability: number,
+    margin: number,
+    among: readonly number[],
+  ): void => {
     if (margin < 0 || (verdict && margin <= bestMargin)) return;
     let top = among[0]!;
     for (const c of among) if (p[c]! > p[top]!) top = c;

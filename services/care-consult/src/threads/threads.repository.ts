@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Db, Tx } from '@care/db';
-import { chatCheckpoints, chatThreads } from './threads.schema';
+import type { Db, TenantTx } from '@care/db';
+import { chatCheckpoints, chatThreads } from '../db/schema';
 
 /** A stored checkpoint as plain data. */
 export type CheckpointRow = typeof chatCheckpoints.$inferSelect;
@@ -11,8 +11,7 @@ export type ThreadRow = typeof chatThreads.$inferSelect;
 
 /** Result of {@link acquireTurn}. */
 export type AcquireResult =
-  | { ok: true; lastCheckpointId: string | null }
-  | { ok: false; reason: 'busy' | 'not_owner' };
+  { ok: true; lastCheckpointId: string | null } | { ok: false; reason: 'busy' | 'not_owner' };
 
 /**
  * Marks the thread busy for one turn, creating it when new, in one statement (the `chat_acquire_turn` SQL
@@ -38,7 +37,12 @@ export async function acquireTurn(
  * expired and was taken over must not free the new holder), in one statement (the `chat_complete_turn` SQL
  * function, migration 0005; `db` as for {@link acquireTurn}). Returns the checkpoint's turn number.
  */
-export async function completeTurn(db: Db, turnId: string, checkpoint: NewCheckpointRow, now: Date): Promise<number> {
+export async function completeTurn(
+  db: Db,
+  turnId: string,
+  checkpoint: NewCheckpointRow,
+  now: Date,
+): Promise<number> {
   const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
   const { rows } = await db.execute<{ seq: number }>(
     sql`select chat_complete_turn(${checkpoint.tenantId}, ${checkpoint.threadId}, ${turnId}::uuid, ${checkpoint.checkpointId}::uuid,
@@ -51,25 +55,34 @@ export async function completeTurn(db: Db, turnId: string, checkpoint: NewCheckp
 }
 
 /** Frees the thread without a checkpoint (the turn could not be recorded). */
-export async function releaseTurn(tx: Tx, input: { tenantId: string; threadId: string; turnId: string }): Promise<void> {
+export async function releaseTurn(tx: TenantTx, input: { threadId: string; turnId: string }): Promise<void> {
   await tx
     .update(chatThreads)
     .set({ busyTurn: null, busyUntil: null })
-    .where(and(eq(chatThreads.tenantId, input.tenantId), eq(chatThreads.threadId, input.threadId), eq(chatThreads.busyTurn, input.turnId)));
+    .where(
+      and(
+        eq(chatThreads.tenantId, tx.tenantId),
+        eq(chatThreads.threadId, input.threadId),
+        eq(chatThreads.busyTurn, input.turnId),
+      ),
+    );
 }
 
 /** The thread row, or undefined. */
-export async function findThread(tx: Tx, tenantId: string, threadId: string): Promise<ThreadRow | undefined> {
-  const [row] = await tx.select().from(chatThreads).where(and(eq(chatThreads.tenantId, tenantId), eq(chatThreads.threadId, threadId)));
+export async function findThread(tx: TenantTx, threadId: string): Promise<ThreadRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(chatThreads)
+    .where(and(eq(chatThreads.tenantId, tx.tenantId), eq(chatThreads.threadId, threadId)));
   return row;
 }
 
 /** Checkpoints of a thread, newest first, older than `beforeSeq` when given. */
 export async function listCheckpoints(
-  tx: Tx,
-  input: { tenantId: string; threadId: string; limit: number; beforeSeq?: number },
+  tx: TenantTx,
+  input: { threadId: string; limit: number; beforeSeq?: number },
 ): Promise<CheckpointRow[]> {
-  const where = [eq(chatCheckpoints.tenantId, input.tenantId), eq(chatCheckpoints.threadId, input.threadId)];
+  const where = [eq(chatCheckpoints.tenantId, tx.tenantId), eq(chatCheckpoints.threadId, input.threadId)];
   if (input.beforeSeq !== undefined) where.push(lt(chatCheckpoints.seq, input.beforeSeq));
   return tx
     .select()
@@ -83,14 +96,19 @@ export async function listCheckpoints(
 export type ThreadListRow = ThreadRow & { firstMessages: Array<{ role: string; content: string }> | null };
 
 /**
- * The owner's threads in the tenant that have at least one finished turn, most recently active first (ties by id), after `after` when given. Uses
- * the `(tenant_id, owner_id, updated_at desc)` index; the first turn's messages come from checkpoint seq 1.
+ * The owner's threads in the transaction's tenant that have at least one finished turn, most recently active first
+ * (ties by id), after `after` when given. Uses the `(tenant_id, owner_id, updated_at desc)` index; the first turn's
+ * messages come from checkpoint seq 1.
  */
 export async function listThreads(
-  tx: Tx,
-  input: { tenantId: string; ownerId: string; limit: number; after?: { updatedAt: Date; threadId: string } },
+  tx: TenantTx,
+  input: { ownerId: string; limit: number; after?: { updatedAt: Date; threadId: string } },
 ): Promise<ThreadListRow[]> {
-  const where = [eq(chatThreads.tenantId, input.tenantId), eq(chatThreads.ownerId, input.ownerId), gt(chatThreads.turns, 0)];
+  const where = [
+    eq(chatThreads.tenantId, tx.tenantId),
+    eq(chatThreads.ownerId, input.ownerId),
+    gt(chatThreads.turns, 0),
+  ];
   if (input.after) {
     const at = input.after.updatedAt.toISOString();
     where.push(
@@ -99,7 +117,10 @@ export async function listThreads(
   }
   // Correlated by explicit table-qualified names: drizzle renders a column inside a select list unqualified,
   // which inside the subquery would bind to the checkpoint's own column.
-  const firstMessages = sql<Array<{ role: string; content: string }> | null>`(select c.messages from chat_checkpoints c
+  const firstMessages = sql<Array<{
+    role: string;
+    content: string;
+  }> | null>`(select c.messages from chat_checkpoints c
     where c.tenant_id = "chat_threads"."tenant_id" and c.thread_id = "chat_threads"."thread_id" and c.seq = 1 limit 1)`;
   const rows = await tx
     .select({ thread: chatThreads, firstMessages })

@@ -1,29 +1,39 @@
 import { Router } from 'express';
-import { Type } from '@care/contracts';
-import { validate } from '@care/service-kit';
-import { principalOf } from '../auth/auth.middleware';
-import type { ThreadsService } from './threads.service';
-
-/** `GET /api/chat/threads` query: page size and the cursor of the previous page. */
-export const ThreadListQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  },
-  { additionalProperties: false },
-);
+import type { Static, ThreadHistory, ThreadList } from '@care/contracts';
+import { validate, callerOf } from '@care/service-kit';
+import type { AppDeps } from '../app';
+import { ThreadHistoryQuery, ThreadListQuery, ThreadParams } from './threads.schemas';
 
 /**
  * `GET /api/chat/threads`: the caller's own threads (tenant and user from the token), most recently active
- * first, with a title taken from the first question. A thread's history is `GET /api/chat/threads/{id}`.
+ * first, with a title taken from the first question. `GET /api/chat/threads/{thread_id}`: one thread's turns,
+ * newest first, a page at a time.
  */
-export function createThreadsRouter(deps: { threads: ThreadsService }): Router {
+export function threadsRoutes(deps: Pick<AppDeps, 'threads'>): Router {
   const router = Router();
-  router.get('/chat/threads', validate({ query: ThreadListQuery }), async (req, res) => {
-    const p = principalOf(req);
-    const q = res.locals.query as { limit?: number; cursor?: string };
-    const page = await deps.threads.list({ tenantId: p.tenantId, userId: p.userId }, { limit: q.limit ?? 20, cursor: q.cursor });
+  router.get('/api/chat/threads', validate({ query: ThreadListQuery }), async (req, res) => {
+    const p = callerOf(req);
+    const q = res.locals.query as Static<typeof ThreadListQuery>;
+    const page: Static<typeof ThreadList> = await deps.threads.list(
+      { tenantId: p.tenantId, userId: p.userId },
+      { limit: q.limit ?? 20, cursor: q.cursor },
+    );
     res.set('Cache-Control', 'no-store').json(page);
   });
+
+  router.get(
+    '/api/chat/threads/:thread_id',
+    validate({ params: ThreadParams, query: ThreadHistoryQuery }),
+    async (req, res) => {
+      const p = callerOf(req);
+      const q = res.locals.query as Static<typeof ThreadHistoryQuery>;
+      const page: Static<typeof ThreadHistory> = await deps.threads.history(
+        { tenantId: p.tenantId, userId: p.userId },
+        String(req.params.thread_id),
+        { limit: q.limit ?? 20, cursor: q.cursor },
+      );
+      res.json(page);
+    },
+  );
   return router;
 }

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { TenantRequiredError, type Database } from '@care/db';
+import type { ThreadCheckpoint, ThreadHistory, ThreadList, Static } from '@care/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@care/service-kit';
-import { acquireTurn, completeTurn, findThread, listCheckpoints, listThreads, releaseTurn, type CheckpointRow } from './threads.repository';
+import {
+  acquireTurn,
+  completeTurn,
+  findThread,
+  listCheckpoints,
+  listThreads,
+  releaseTurn,
+  type CheckpointRow,
+} from './threads.repository';
 
 /** Whose thread: tenant (RLS) and user (owner). */
 export interface ThreadScope {
@@ -41,55 +50,14 @@ export interface TurnRecord {
 }
 
 /** A checkpoint as `GET /api/chat/threads/{thread_id}` shows it. */
-export interface CheckpointView {
-  checkpoint_id: string;
-  parent_id: string | null;
-  seq: number;
-  agent_id: string | null;
-  status: string;
-  provider: string | null;
-  model: string | null;
-  messages: Array<{ role: string; content: string }>;
-  tool_calls: unknown[];
-  suggestions: string[];
-  refusal: Record<string, string> | null;
-  error: { code: string; message: string } | null;
-  started_at: string;
-  completed_at: string;
-}
-
+type CheckpointView = Static<typeof ThreadCheckpoint>;
 /** One page of a thread's history, newest first. */
-export interface ThreadHistory {
-  thread_id: string;
-  agent_id: string | null;
-  turns: number;
-  busy: boolean;
-  created_at: string;
-  updated_at: string;
-  checkpoints: CheckpointView[];
-  next_cursor: string | null;
-}
-
-/** A thread as `GET /api/chat/threads` lists it. */
-export interface ThreadSummary {
-  thread_id: string;
-  /** The first user message of the thread, cut to {@link TITLE_MAX} characters; null when it has none. */
-  title: string | null;
-  agent_id: string | null;
-  turns: number;
-  busy: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-/** One page of the caller's threads, most recently active first. */
-export interface ThreadList {
-  threads: ThreadSummary[];
-  next_cursor: string | null;
-}
+type ThreadHistoryPage = Static<typeof ThreadHistory>;
+/** One page of the caller's threads, most recently active first; a title is the first user message, shortened. */
+type ThreadListPage = Static<typeof ThreadList>;
 
 /** Longest title in the thread list. */
-export const TITLE_MAX = 80;
+const TITLE_MAX = 80;
 
 function titleOf(messages: Array<{ role: string; content: string }> | null): string | null {
   const first = messages?.find((m) => m.role === 'user' && typeof m.content === 'string' && m.content.trim());
@@ -104,14 +72,18 @@ function encodeListCursor(updatedAt: Date, threadId: string): string {
 }
 
 function decodeListCursor(cursor: string): { updatedAt: Date; threadId: string } {
-  const invalid = () => new ValidationError('Invalid cursor', [{ pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' }]);
+  const invalid = () =>
+    new ValidationError('Invalid cursor', [
+      { pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' },
+    ]);
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const bar = text.indexOf('|');
   const at = text.slice(0, bar);
   const updatedAt = new Date(at);
   const threadId = text.slice(bar + 1);
-  if (bar < 0 || Number.isNaN(updatedAt.getTime()) || updatedAt.toISOString() !== at || !threadId) throw invalid();
+  if (bar < 0 || Number.isNaN(updatedAt.getTime()) || updatedAt.toISOString() !== at || !threadId)
+    throw invalid();
   return { updatedAt, threadId };
 }
 
@@ -140,11 +112,12 @@ function view(row: CheckpointRow): CheckpointView {
  * upper bound of a turn, so a crashed replica cannot wedge a thread.
  */
 export class ThreadsService {
-  constructor(
-    private readonly database: Database,
-    private readonly leaseMs: number,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  /** `leaseMs`: how long a turn holds the thread (the turn's bound plus a margin); an expired lease no longer blocks. */
+  constructor(private readonly deps: { database: Database; leaseMs: number; clock?: () => Date }) {}
+
+  private now(): Date {
+    return this.deps.clock?.() ?? new Date();
+  }
 
   /** Starts a turn on the caller's thread `threadId` (created when unknown). 409 when busy, 404 when not the caller's. */
   async begin(scope: ThreadScope, threadId: string): Promise<TurnLease> {
@@ -162,22 +135,33 @@ export class ThreadsService {
   }
 
   private lease(threadId: string): Omit<TurnLease, 'parentId'> & { parentId: null } {
-    return { threadId, turnId: randomUUID(), checkpointId: randomUUID(), parentId: null, startedAt: this.clock(), ready: Promise.resolve() };
+    return {
+      threadId,
+      turnId: randomUUID(),
+      checkpointId: randomUUID(),
+      parentId: null,
+      startedAt: this.now(),
+      ready: Promise.resolve(),
+    };
   }
 
   private async acquire(scope: ThreadScope, lease: Omit<TurnLease, 'parentId'>): Promise<string | null> {
     const now = lease.startedAt;
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
-    const result = await acquireTurn(this.database.db, {
+    const result = await acquireTurn(this.deps.database.db, {
       tenantId: scope.tenantId,
       threadId: lease.threadId,
       ownerId: scope.userId,
       turnId: lease.turnId,
       now,
-      until: new Date(now.getTime() + this.leaseMs),
+      until: new Date(now.getTime() + this.deps.leaseMs),
     });
     if (!result.ok) {
-      if (result.reason === 'busy') throw new ConflictError('This thread is answering another request; try again when it is done', 'THREAD_BUSY');
+      if (result.reason === 'busy')
+        throw new ConflictError(
+          'This thread is answering another request; try again when it is done',
+          'THREAD_BUSY',
+        );
       throw new NotFoundError(`No thread with id "${lease.threadId}"`, 'THREAD_NOT_FOUND');
     }
     return result.lastCheckpointId;
@@ -185,10 +169,10 @@ export class ThreadsService {
 
   /** Stores the turn's checkpoint and frees the thread. */
   async complete(scope: ThreadScope, lease: TurnLease, record: TurnRecord): Promise<number> {
-    const now = this.clock();
+    const now = this.now();
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
     return completeTurn(
-      this.database.db,
+      this.deps.database.db,
       lease.turnId,
       {
         tenantId: scope.tenantId,
@@ -206,20 +190,24 @@ export class ThreadsService {
 
   /** Frees the thread without a checkpoint (when recording failed). */
   async release(scope: ThreadScope, lease: TurnLease): Promise<void> {
-    await this.database.withTenant(scope.tenantId, (tx) =>
-      releaseTurn(tx, { tenantId: scope.tenantId, threadId: lease.threadId, turnId: lease.turnId }),
+    await this.deps.database.withTenant(scope.tenantId, (tx) =>
+      releaseTurn(tx, { threadId: lease.threadId, turnId: lease.turnId }),
     );
   }
 
   /** A page of the caller's own threads (tenant and user), most recently active first; `cursor` continues. */
-  async list(scope: ThreadScope, page: { limit: number; cursor?: string }): Promise<ThreadList> {
+  async list(scope: ThreadScope, page: { limit: number; cursor?: string }): Promise<ThreadListPage> {
     const after = page.cursor === undefined ? undefined : decodeListCursor(page.cursor);
     if (!scope.tenantId.trim()) throw new TenantRequiredError();
-    return this.database.withTenant(scope.tenantId, async (tx) => {
-      const rows = await listThreads(tx, { tenantId: scope.tenantId, ownerId: scope.userId, limit: page.limit + 1, after });
+    return this.deps.database.withTenant(scope.tenantId, async (tx) => {
+      const rows = await listThreads(tx, {
+        ownerId: scope.userId,
+        limit: page.limit + 1,
+        after,
+      });
       const more = rows.length > page.limit;
       const items = rows.slice(0, page.limit);
-      const now = this.clock();
+      const now = this.now();
       const last = items[items.length - 1];
       return {
         threads: items.map((t) => ({
@@ -237,26 +225,37 @@ export class ThreadsService {
   }
 
   /** A page of the caller's thread, newest checkpoint first; `cursor` continues from a previous page. */
-  async history(scope: ThreadScope, threadId: string, page: { limit: number; cursor?: string }): Promise<ThreadHistory> {
+  async history(
+    scope: ThreadScope,
+    threadId: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<ThreadHistoryPage> {
     let beforeSeq: number | undefined;
     if (page.cursor !== undefined) {
       if (!/^[1-9][0-9]{0,8}$/.test(page.cursor)) {
-        throw new ValidationError('Invalid cursor', [{ pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' }]);
+        throw new ValidationError('Invalid cursor', [
+          { pointer: '/cursor', detail: 'must be a cursor returned by this endpoint' },
+        ]);
       }
       beforeSeq = Number(page.cursor);
     }
-    return this.database.withTenant(scope.tenantId, async (tx) => {
-      const thread = await findThread(tx, scope.tenantId, threadId);
+    return this.deps.database.withTenant(scope.tenantId, async (tx) => {
+      const thread = await findThread(tx, threadId);
       // Another user's thread in the same tenant answers like a missing one: its existence is not revealed.
-      if (!thread || thread.ownerId !== scope.userId) throw new NotFoundError(`No thread with id "${threadId}"`, 'THREAD_NOT_FOUND');
-      const rows = await listCheckpoints(tx, { tenantId: scope.tenantId, threadId, limit: page.limit + 1, beforeSeq });
+      if (!thread || thread.ownerId !== scope.userId)
+        throw new NotFoundError(`No thread with id "${threadId}"`, 'THREAD_NOT_FOUND');
+      const rows = await listCheckpoints(tx, {
+        threadId,
+        limit: page.limit + 1,
+        beforeSeq,
+      });
       const more = rows.length > page.limit;
       const items = rows.slice(0, page.limit);
       return {
         thread_id: threadId,
         agent_id: thread.agentId,
         turns: thread.turns,
-        busy: !!thread.busyTurn && !!thread.busyUntil && thread.busyUntil > this.clock(),
+        busy: !!thread.busyTurn && !!thread.busyUntil && thread.busyUntil > this.now(),
         created_at: thread.createdAt.toISOString(),
         updated_at: thread.updatedAt.toISOString(),
         checkpoints: items.map(view),

@@ -21,23 +21,23 @@ const RULES: Array<{ kind: FactKind; test: RegExp }> = [
   { kind: 'allergy', test: /\b(allerg(y|ic|ies)|intoleran(t|ce)|anaphyla\w*|react(ion)? badly to)\b/i },
   {
     kind: 'medicine',
-    test: /\b(i|we|he|she|they)\s+(take|takes|took|am taking|'m taking|use|inject|am on|'m on|was prescribed|am prescribed|get)\b|\b(prescribed|on)\s+\w+\s+\d|\b\d+(\.\d+)?\s?(mg|mcg|µg|g|ml|units?|iu|puffs?)\b|\b(my|the)\s+(medicine|medication|tablets?|pills?|inhaler|insulin|prescription)\b/i
+    test: /\b(i|we|he|she|they)\s+(take|takes|took|am taking|'m taking|use|inject|am on|'m on|was prescribed|am prescribed|get)\b|\b(prescribed|on)\s+\w+\s+\d|\b\d+(\.\d+)?\s?(mg|mcg|µg|g|ml|units?|iu|puffs?)\b|\b(my|the)\s+(medicine|medication|tablets?|pills?|inhaler|insulin|prescription)\b/i,
   },
   {
     kind: 'condition',
-    test: /\b(i have|i've got|ive got|i've had|i had|i suffer|i am diabetic|i'm diabetic|diagnosed|i live with|i'm pregnant|i am pregnant|i'm recovering|i am recovering|my (condition|diagnosis|blood pressure|blood sugar|asthma|diabetes|heart|knee|back)|i (sleep|feel|get) (badly|poorly|tired|dizzy|anxious|pain)|sleep (badly|poorly))\b/i
+    test: /\b(i have|i've got|ive got|i've had|i had|i suffer|i am diabetic|i'm diabetic|diagnosed|i live with|i'm pregnant|i am pregnant|i'm recovering|i am recovering|my (condition|diagnosis|blood pressure|blood sugar|asthma|diabetes|heart|knee|back)|i (sleep|feel|get) (badly|poorly|tired|dizzy|anxious|pain)|sleep (badly|poorly))\b/i,
   },
   {
     kind: 'preference',
-    test: /\b(i prefer|i'd prefer|i would prefer|i like|i don't like|i do not like|i dislike|i'd rather|i would rather|please call me|i'm vegetarian|i am vegetarian|i'm vegan|i am vegan|i avoid)\b/i
+    test: /\b(i prefer|i'd prefer|i would prefer|i like|i don't like|i do not like|i dislike|i'd rather|i would rather|please call me|i'm vegetarian|i am vegetarian|i'm vegan|i am vegan|i avoid)\b/i,
   },
   {
     kind: 'goal',
-    test: /\b(my goal|i want to|i'd like to|i would like to|i'm trying to|i am trying to|i plan to|i hope to|i aim to)\b/i
+    test: /\b(my goal|i want to|i'd like to|i would like to|i'm trying to|i am trying to|i plan to|i hope to|i aim to)\b/i,
   },
   {
     kind: 'circumstance',
-    test: /\b(i work|i'm working|i am working|i drive|i live|i'm a|i am a|i'm an|i am an|i care for|i look after|my job|i'm (\d+|over|under)|i am (\d+|over|under)|i walk|i run|i exercise|i smoke|i drink)\b/i
+    test: /\b(i work|i'm working|i am working|i drive|i live|i'm a|i am a|i'm an|i am an|i care for|i look after|my job|i'm (\d+|over|under)|i am (\d+|over|under)|i walk|i run|i exercise|i smoke|i drink)\b/i,
   },
 ];
 
@@ -53,7 +53,7 @@ export function isQuestion(sentence: string): boolean {
 }
 
 /** The kinds of fact a single sentence states; empty when it is not worth keeping. */
-export function classifySentence(sentence: string): FactKind[] {
+function classifySentence(sentence: string): FactKind[] {
   const s = sentence.trim().replace(/[’]/g, "'");
   if (s.length < 8 || s.split(/\s+/).length < 3) return [];
   if (isQuestion(s) || SMALL_TALK.test(s)) return [];

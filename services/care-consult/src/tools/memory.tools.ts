@@ -1,9 +1,9 @@
-import { MemoryCallError, type MemoryClient, type RecalledMemory } from './memory.client';
+import { MemoryCallError, type MemoryClient, type RecalledMemory } from '@care/clients';
 import { extractFacts } from './memory-facts';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './tool.types';
 
 /** Tag that keeps one user's memories apart from the rest of the tenant partition. */
-export function userTag(userId: string): string {
+function userTag(userId: string): string {
   return `user:${userId}`.slice(0, 100);
 }
 
@@ -24,9 +24,18 @@ function failure(err: unknown, ctx: ToolContext, tool: string): ToolOutcome {
  * caller's user tag before it ranks (ADR 0310), so other people's memories never take a place in the top K. The
  * tag is checked again here, so a memory of someone else can never be shown whatever the service answers.
  */
-export async function recallOwn(client: MemoryClient, ctx: ToolContext, query: string, topK: number): Promise<RecalledMemory[]> {
+async function recallOwn(
+  client: MemoryClient,
+  ctx: ToolContext,
+  query: string,
+  topK: number,
+): Promise<RecalledMemory[]> {
   const tag = userTag(ctx.userId);
-  const hits = await client.recall(ctx.tenantId, query, topK, ctx.signal, { tagsAny: [tag] });
+  const hits = await client.recall(
+    ctx.tenantId,
+    { query, topK, filter: { tagsAny: [tag] } },
+    { signal: ctx.signal },
+  );
   return hits.filter((m) => m.tags?.includes(tag)).slice(0, topK);
 }
 
@@ -39,7 +48,12 @@ export function recallMemoryTool(client: MemoryClient): ToolDefinition {
       type: 'object',
       properties: {
         query: { type: 'string', description: 'What to look for' },
-        topK: { type: 'integer', minimum: 1, maximum: 10, description: 'How many memories at most (default 5)' },
+        topK: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 10,
+          description: 'How many memories at most (default 5)',
+        },
       },
       required: ['query'],
       additionalProperties: false,
@@ -51,7 +65,9 @@ export function recallMemoryTool(client: MemoryClient): ToolDefinition {
       const topK = Number.isInteger(params.topK) ? Math.min(10, Math.max(1, params.topK as number)) : 5;
       try {
         const mine = await recallOwn(client, ctx, query, topK);
-        const content = mine.length ? mine.map((m) => `- ${m.text}`).join('\n') : 'Nothing relevant was remembered.';
+        const content = mine.length
+          ? mine.map((m) => `- ${m.text}`).join('\n')
+          : 'Nothing relevant was remembered.';
         return { status: 'success', content, summary: { count: mine.length }, data: mine };
       } catch (err) {
         return failure(err, ctx, 'recall_memory');
@@ -73,7 +89,12 @@ export function saveMemoryTool(client: MemoryClient): ToolDefinition {
       'Remember a fact this person stated about themselves (a medicine, an allergy, a condition, a preference, a goal or a circumstance), for later conversations. Not for questions.',
     parameters: {
       type: 'object',
-      properties: { text: { type: 'string', description: 'The statement to remember, in the first person, in one or two sentences' } },
+      properties: {
+        text: {
+          type: 'string',
+          description: 'The statement to remember, in the first person, in one or two sentences',
+        },
+      },
       required: ['text'],
       additionalProperties: false,
     },
@@ -85,19 +106,37 @@ export function saveMemoryTool(client: MemoryClient): ToolDefinition {
       if (!facts.length) {
         return {
           status: 'invalid',
-          content: 'Not saved: only statements about the person (medicines, allergies, conditions, preferences, goals, circumstances) are remembered, never questions or greetings.',
+          content:
+            'Not saved: only statements about the person (medicines, allergies, conditions, preferences, goals, circumstances) are remembered, never questions or greetings.',
           summary: { saved: 0 },
         };
       }
-      const provenance = [`agent:${ctx.agent.id}`, `thread:${ctx.threadId}`, ...(ctx.messageId ? [`message:${ctx.messageId}`] : [])];
+      const provenance = [
+        `agent:${ctx.agent.id}`,
+        `thread:${ctx.threadId}`,
+        ...(ctx.messageId ? [`message:${ctx.messageId}`] : []),
+      ];
       try {
         const ids: string[] = [];
         for (const fact of facts) {
-          const tags = ['chat', userTag(ctx.userId), ...fact.kinds.map((k) => `fact:${k}`), ...provenance].map((t) => t.slice(0, 100));
-          const id = await client.remember(ctx.tenantId, { text: fact.text, type: 'SEMANTIC', source: 'USER_STATED', tags }, ctx.signal);
+          const tags = [
+            'chat',
+            userTag(ctx.userId),
+            ...fact.kinds.map((k) => `fact:${k}`),
+            ...provenance,
+          ].map((t) => t.slice(0, 100));
+          const id = await client.remember(
+            ctx.tenantId,
+            { text: fact.text, type: 'SEMANTIC', source: 'USER_STATED', tags },
+            { signal: ctx.signal },
+          );
           if (id) ids.push(id);
         }
-        return { status: 'success', content: `Saved ${facts.length} fact(s).`, summary: { saved: facts.length, ids, kinds: [...new Set(facts.flatMap((f) => f.kinds))] } };
+        return {
+          status: 'success',
+          content: `Saved ${facts.length} fact(s).`,
+          summary: { saved: facts.length, ids, kinds: [...new Set(facts.flatMap((f) => f.kinds))] },
+        };
       } catch (err) {
         return failure(err, ctx, 'save_memory');
       }

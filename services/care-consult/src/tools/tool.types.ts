@@ -21,7 +21,7 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
-/** Status of a finished call: `success` (spec), or why it produced nothing useful. */
+/** Status of a finished call: `success` (ADR 0400), or why it produced nothing useful. */
 export type ToolStatus = 'success' | 'denied' | 'invalid' | 'not_found' | 'unavailable' | 'error';
 
 /** What a tool returns: text for the model, and a small summary for the `tool_end` frame (no bodies). */
@@ -41,6 +41,3 @@ export interface ToolDefinition extends ProviderToolSpec {
   isClinical(params: Record<string, unknown>, ctx: ToolContext): Promise<boolean> | boolean;
   run(params: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
 }
-
-/** Names of the tools the workspace lets agents declare. */
-export const TOOL_NAMES = ['read_skill_reference', 'search_catalog', 'recall_memory', 'save_memory'] as const;

@@ -1,59 +1,15 @@
-import jwt from 'jsonwebtoken';
-import { randomUUID } from 'node:crypto';
+import { TEST_JWT_SECRET, UserBuilder } from '@care/service-kit/testing';
 
-/** HS256 key the test apps verify with (>= 32 bytes). */
-export const TEST_JWT_SECRET = 'care-consult-test-secret-0123456789abcdef';
+export { TEST_JWT_SECRET, UserBuilder };
 
-/** A caller as platform-auth would describe it in an access token. */
-export interface TestUser {
-  userId: string;
-  email: string;
-  tenantId: string;
-  roles: string[];
-}
-
-/** Builder of test callers: `aUser().inTenant('t1').withRole('TENANT_ADMIN').build()`. */
-export class UserBuilder {
-  private user: TestUser = { userId: `u-${randomUUID()}`, email: 'user@example.test', tenantId: 'tenant-a', roles: ['USER'] };
-
-  /** Sets the user id (`sub`). */
-  withId(userId: string): this {
-    this.user = { ...this.user, userId };
-    return this;
-  }
-
-  /** Sets the tenant. */
-  inTenant(tenantId: string): this {
-    this.user = { ...this.user, tenantId };
-    return this;
-  }
-
-  /** Replaces the roles with one role. */
-  withRole(role: string): this {
-    this.user = { ...this.user, roles: [role] };
-    return this;
-  }
-
-  /** The caller. */
-  build(): TestUser {
-    return { ...this.user };
-  }
-
-  /** A signed access token of the caller, like platform-auth issues (iss/aud care-platform, 15 min). */
-  token(opts: { secret?: string; expiresInSeconds?: number; issuer?: string } = {}): string {
-    const u = this.user;
-    return jwt.sign({ email: u.email, tenantId: u.tenantId, roles: u.roles }, opts.secret ?? TEST_JWT_SECRET, {
-      algorithm: 'HS256',
-      subject: u.userId,
-      issuer: opts.issuer ?? 'care-platform',
-      audience: 'care-platform',
-      expiresIn: opts.expiresInSeconds ?? 900,
-      jwtid: randomUUID(),
-    });
+/** The kit's test caller with care-consult's defaults: tokens valid 15 minutes, as platform-auth issues them. */
+class ConsultUser extends UserBuilder {
+  override token(options: Parameters<UserBuilder['token']>[0] = {}): string {
+    return super.token({ expiresIn: 900, ...options });
   }
 }
 
-/** Starts a test caller builder. */
+/** Starts a test caller builder: tenant `tenant-a`, email `user@example.test`, role USER, a new id. */
 export function aUser(): UserBuilder {
-  return new UserBuilder();
+  return new ConsultUser({ tenantId: 'tenant-a', email: 'user@example.test' });
 }

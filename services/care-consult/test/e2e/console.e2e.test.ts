@@ -11,9 +11,12 @@ import { sseFrame, startWireServer, type WireServer } from '../chat/support/wire
 
 // Debian's chromium: CHROMIUM_PATH, else /usr/bin/chromium. Without it the suite is skipped with a notice,
 // except in CI (CI=true), where a missing browser must fail the run.
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((p): p is string => !!p && existsSync(p));
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find(
+  (p): p is string => !!p && existsSync(p),
+);
 const IN_CI = process.env.CI === 'true';
-if (!CHROMIUM && !IN_CI) console.warn('No chromium found (CHROMIUM_PATH or /usr/bin/chromium): the console browser test is skipped');
+if (!CHROMIUM && !IN_CI)
+  console.warn('No chromium found (CHROMIUM_PATH or /usr/bin/chromium): the console browser test is skipped');
 // Screenshots are test artefacts in a gitignored folder (E2E_SCREENSHOT_DIR overrides it).
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? path.join(__dirname, 'artifacts');
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -39,7 +42,7 @@ function authStandIn() {
     const a = accounts.get(email)!;
     const refreshToken = `rt-${++n}-${Math.random().toString(36).slice(2)}`;
     live.set(refreshToken, email);
-    return { idToken: a.user.token({ expiresInSeconds: a.ttl }), refreshToken, tenantId: a.user.build().tenantId };
+    return { idToken: a.user.token({ expiresIn: a.ttl }), refreshToken, tenantId: a.user.build().tenantId };
   };
   const handler: http.RequestListener = (req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -52,7 +55,11 @@ function authStandIn() {
       const reply = (status: number, json?: unknown) => {
         log.push({ path: req.url ?? '', refreshToken: body.refreshToken, status });
         if (json === undefined) return void res.writeHead(status).end();
-        res.writeHead(status, { 'content-type': status < 300 ? 'application/json' : 'application/problem+json' }).end(JSON.stringify(json));
+        res
+          .writeHead(status, {
+            'content-type': status < 300 ? 'application/json' : 'application/problem+json',
+          })
+          .end(JSON.stringify(json));
       };
       const unauthorized = { type: 'about:blank', title: 'Unauthorized', status: 401 };
       if (req.url === '/api/v1/auth/login') {
@@ -114,19 +121,34 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     model = await startWireServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(sseFrame(null, chunk({ role: 'assistant', content: '' })));
-      for (const piece of modelReply.match(/[\s\S]{1,12}/g) ?? []) res.write(sseFrame(null, chunk({ content: piece })));
+      for (const piece of modelReply.match(/[\s\S]{1,12}/g) ?? [])
+        res.write(sseFrame(null, chunk({ content: piece })));
       res.write(sseFrame(null, chunk({}, 'stop')));
       res.end(sseFrame(null, '[DONE]'));
     });
     [ctx, modelCtx, browser] = await Promise.all([
       createChatContext({ env: { CONSOLE_AUTH_URL: auth.url, CHAT_OFFLINE_TOKEN_DELAY_MS: '2' } }),
       createChatContext({
-        env: { CONSOLE_AUTH_URL: auth.url, LLM_PROVIDER: 'openai', LLM_API_KEY: 'sk-e2e', LLM_BASE_URL: `${model.url}/v1`, LLM_MODEL: 'fake-model' },
+        env: {
+          CONSOLE_AUTH_URL: auth.url,
+          LLM_PROVIDER: 'openai',
+          LLM_API_KEY: 'sk-e2e',
+          LLM_BASE_URL: `${model.url}/v1`,
+          LLM_MODEL: 'fake-model',
+        },
       }),
       chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       }),
     ]);
     app = await listen(ctx.app);
@@ -135,7 +157,8 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
 
   afterAll(async () => {
     await browser?.close();
-    for (const s of [app?.server, modelApp?.server, auth?.server]) if (s) await new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())));
+    for (const s of [app?.server, modelApp?.server, auth?.server])
+      if (s) await new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())));
     await model?.close();
     await ctx?.close();
     await modelCtx?.close();
@@ -175,12 +198,19 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     await page.fill('#message', text);
     await page.press('#message', 'Enter');
     await page.locator('.turn.assistant').nth(before).waitFor();
-    await page.waitForFunction((n) => document.querySelectorAll('.turn.assistant:not(.streaming)').length > n && !document.querySelector('.turn.streaming'), before, {
-      timeout: 20_000,
-    });
+    await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('.turn.assistant:not(.streaming)').length > n &&
+        !document.querySelector('.turn.streaming'),
+      before,
+      {
+        timeout: 20_000,
+      },
+    );
   }
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `care-console-${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: path.join(SHOTS, `care-console-${name}.png`), fullPage: true });
   const visibleText = (page: Page) => page.evaluate(() => document.body.innerText);
 
   /** axe-core in the page: violations of impact serious or critical (none expected). */
@@ -188,7 +218,11 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     await page.evaluate(AXE_SOURCE); // evaluated through the DevTools protocol, so the page's CSP does not block it
     const violations = await page.evaluate(async () => {
       const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(' ')) }));
+      return result.violations.map((v: any) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.map((n: any) => n.target.join(' ')),
+      }));
     });
     return violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
   }
@@ -207,7 +241,13 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
       expect([file, res.status()]).toEqual([file, 200]);
     }
     expect((await page.request.get(`${app.url}/console/vendor/axe.min.js`)).status()).toBe(404);
-    expect(await page.evaluate(() => typeof (globalThis as any).marked?.Marked === 'function' && typeof (globalThis as any).DOMPurify?.sanitize === 'function')).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          typeof (globalThis as any).marked?.Marked === 'function' &&
+          typeof (globalThis as any).DOMPurify?.sanitize === 'function',
+      ),
+    ).toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
     // Keyboard: arrow keys move between the sign-in tabs.
     await page.focus('#tab-token');
@@ -244,14 +284,19 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     // Milliseconds, byte counts and tool ids are not in what the patient sees until they open the details.
     expect(await visibleText(page)).not.toMatch(/\bms\b|bytes|read_skill_reference/);
     await turn.locator('.activity summary').click();
-    expect(await turn.locator('.activity ul').textContent()).toMatch(/read_skill_reference success, \d+ ms, \d+ bytes/);
+    expect(await turn.locator('.activity ul').textContent()).toMatch(
+      /read_skill_reference success, \d+ ms, \d+ bytes/,
+    );
     expect(await page.textContent('#live')).toMatch(/^Answer: /);
     await page.waitForSelector('.suggestion');
     const chip = (await page.textContent('.suggestion'))!;
     await page.click('.suggestion');
     await page.locator('.turn.assistant:not(.streaming)').nth(1).waitFor();
     await page.waitForFunction(() => !document.querySelector('.turn.streaming'));
-    expect(await page.$$eval('.turn.user .body', (nodes) => nodes.map((n) => n.textContent))).toEqual(['How can I build a calmer bedtime routine?', chip]);
+    expect(await page.$$eval('.turn.user .body', (nodes) => nodes.map((n) => n.textContent))).toEqual([
+      'How can I build a calmer bedtime routine?',
+      chip,
+    ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await shot(page, 'reply');
   }, 60_000);
@@ -261,7 +306,9 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     await signInWithToken(page, aUser().inTenant('tenant-console').token());
     await page.selectOption('#agent-select', 'cardiology-guide');
     await ask(page, 'What are warning signs of heart disease?');
-    expect(await page.textContent('.turn.assistant .activity summary')).toBe('Skipped clinical reference material because clinical information is off.');
+    expect(await page.textContent('.turn.assistant .activity summary')).toBe(
+      'Skipped clinical reference material because clinical information is off.',
+    );
     await page.click('.turn.assistant .activity summary');
     expect(await page.textContent('.turn.assistant .activity ul')).toMatch(/not allowed/);
   }, 60_000);
@@ -290,7 +337,10 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     expect(await body.locator('img, script').count()).toBe(0);
     expect(await body.textContent()).toContain('<img src=x'); // shown as text, not parsed
     expect(await body.locator('a[href^="javascript"]').count()).toBe(0);
-    await body.locator('text=click me').click().catch(() => undefined);
+    await body
+      .locator('text=click me')
+      .click()
+      .catch(() => undefined);
     expect(await page.evaluate(() => (globalThis as any).__xss)).toBeUndefined();
   }, 60_000);
 
@@ -299,23 +349,63 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     await signInWithToken(page, aUser().inTenant('tenant-console').token());
     // A grounded answer as the stream may carry it: sources on the message event, more on a tool event.
     const stream = [
-      sseFrame('message', { type: 'message', role: 'assistant', thread_id: 'th-cite', checkpoint_id: 'c1', agent_id: 'sleep-coach', agent_name: 'Sleep coach', routed: false, provider: 'openai', model: 'm', offline: false, sources: [{ n: 1, title: 'NHS: Insomnia', url: 'https://www.nhs.uk/conditions/insomnia/' }] }),
+      sseFrame('message', {
+        type: 'message',
+        role: 'assistant',
+        thread_id: 'th-cite',
+        checkpoint_id: 'c1',
+        agent_id: 'sleep-coach',
+        agent_name: 'Sleep coach',
+        routed: false,
+        provider: 'openai',
+        model: 'm',
+        offline: false,
+        sources: [{ n: 1, title: 'NHS: Insomnia', url: 'https://www.nhs.uk/conditions/insomnia/' }],
+      }),
       sseFrame('tool_start', { type: 'tool_start', tool: 'read_skill_reference', params: {} }),
-      sseFrame('tool_end', { type: 'tool_end', tool: 'read_skill_reference', duration_ms: 3, status: 'success', allowed: true, result: { bytes: 10, citations: [{ index: 2, name: 'Sleep hygiene leaflet', href: 'https://example.org/leaflet' }, { index: 3, title: 'Local note, no link' }] } }),
-      sseFrame('token', { type: 'token', content: 'Keep a regular wake time [1]. Limit screens before bed [2, 3]. Unknown [9].' }),
+      sseFrame('tool_end', {
+        type: 'tool_end',
+        tool: 'read_skill_reference',
+        duration_ms: 3,
+        status: 'success',
+        allowed: true,
+        result: {
+          bytes: 10,
+          citations: [
+            { index: 2, name: 'Sleep hygiene leaflet', href: 'https://example.org/leaflet' },
+            { index: 3, title: 'Local note, no link' },
+          ],
+        },
+      }),
+      sseFrame('token', {
+        type: 'token',
+        content: 'Keep a regular wake time [1]. Limit screens before bed [2, 3]. Unknown [9].',
+      }),
       sseFrame('suggestions', { type: 'suggestions', items: [], suggestions: [] }),
       sseFrame('done', '[DONE]'),
     ].join('');
-    await page.route('**/api/chat', (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: stream }));
+    await page.route('**/api/chat', (route) =>
+      route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: stream }),
+    );
     await ask(page, 'How do I sleep better?');
     const turn = page.locator('.turn.assistant');
-    expect(await turn.locator('.body sup.cite a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([
+    expect(
+      await turn
+        .locator('.body sup.cite a')
+        .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')])),
+    ).toEqual([
       ['[1]', 'https://www.nhs.uk/conditions/insomnia/'],
       ['[2]', 'https://example.org/leaflet'],
       ['[3]', '#t1-src-3'],
     ]);
     expect(await turn.locator('.body sup.cite:not(:has(a))').textContent()).toBe('[9]');
-    expect(await turn.locator('.sources li').evaluateAll((lis) => lis.map((li) => [li.id, li.textContent, li.querySelector('a')?.getAttribute('href') ?? null]))).toEqual([
+    expect(
+      await turn
+        .locator('.sources li')
+        .evaluateAll((lis) =>
+          lis.map((li) => [li.id, li.textContent, li.querySelector('a')?.getAttribute('href') ?? null]),
+        ),
+    ).toEqual([
       ['t1-src-1', 'NHS: Insomnia', 'https://www.nhs.uk/conditions/insomnia/'],
       ['t1-src-2', 'Sleep hygiene leaflet', 'https://example.org/leaflet'],
       ['t1-src-3', 'Local note, no link', null],
@@ -382,23 +472,36 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     await ask(page, 'Is a warm bath before bed a good idea?');
     await page.waitForFunction(() => document.querySelectorAll('#threads button').length === 2);
     const titles = await page.$$eval('#threads .thread-title', (n) => n.map((x) => x.textContent));
-    expect(titles).toEqual(['Is a warm bath before bed a good idea?', 'How can I build a calmer bedtime routine?']);
+    expect(titles).toEqual([
+      'Is a warm bath before bed a good idea?',
+      'How can I build a calmer bedtime routine?',
+    ]);
     expect(await page.getAttribute('#threads li:first-child button', 'aria-current')).toBe('true');
 
     await page.reload();
     await page.waitForSelector('#workspace:not([hidden])');
     await page.waitForSelector('.turn.assistant');
-    expect(await page.$$eval('.turn.user .body', (n) => n.map((x) => x.textContent))).toEqual(['Is a warm bath before bed a good idea?']);
+    expect(await page.$$eval('.turn.user .body', (n) => n.map((x) => x.textContent))).toEqual([
+      'Is a warm bath before bed a good idea?',
+    ]);
     expect(await page.textContent('#who')).toMatch(/Signed in/);
 
     await page.click(`#threads button[data-thread-id="${first}"]`);
     await page.waitForFunction(() => document.querySelectorAll('.turn.user').length === 2);
-    expect(await page.$$eval('.turn.user .body', (n) => n.map((x) => x.textContent))).toEqual(['How can I build a calmer bedtime routine?', 'And what about naps?']);
+    expect(await page.$$eval('.turn.user .body', (n) => n.map((x) => x.textContent))).toEqual([
+      'How can I build a calmer bedtime routine?',
+      'And what about naps?',
+    ]);
     expect(await page.locator('.turn.assistant .body').first().textContent()).toMatch(/sleep|bed/i);
-    expect(await page.getAttribute(`#threads button[data-thread-id="${first}"]`, 'aria-current')).toBe('true');
+    expect(await page.getAttribute(`#threads button[data-thread-id="${first}"]`, 'aria-current')).toBe(
+      'true',
+    );
     // Continuing sends the whole reopened history on the same thread, which moves to the top of the list.
     await ask(page, 'One more question about naps');
-    await page.waitForFunction((id) => document.querySelector('#threads li:first-child button')?.getAttribute('data-thread-id') === id, first);
+    await page.waitForFunction(
+      (id) => document.querySelector('#threads li:first-child button')?.getAttribute('data-thread-id') === id,
+      first,
+    );
     expect(await page.locator('.turn.user').count()).toBe(3);
     // Another user of the tenant does not see these conversations.
     const other = await open();
@@ -412,7 +515,8 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     const page = await open();
     await signInWithPassword(page, 'short@example.test');
     await page.waitForSelector('#workspace:not([hidden])');
-    const refreshes = () => idp.log.filter((l) => l.path === '/api/v1/auth/refresh' && l.status === 200).length;
+    const refreshes = () =>
+      idp.log.filter((l) => l.path === '/api/v1/auth/refresh' && l.status === 200).length;
     const start = refreshes();
     // 4 s tokens are renewed a second before they expire: after 6 s the first token is dead and two renewals done.
     await page.waitForTimeout(6000);
@@ -421,7 +525,9 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     await ask(page, 'How can I build a calmer bedtime routine?');
     expect(await page.locator('.turn.assistant.failed').count()).toBe(0);
     expect(await page.textContent('#who')).toMatch(/Signed in/);
-    const saved = await page.evaluate(() => JSON.parse(sessionStorage.getItem('care-console-session')!).refreshToken as string);
+    const saved = await page.evaluate(
+      () => JSON.parse(sessionStorage.getItem('care-console-session')!).refreshToken as string,
+    );
     expect(idp.live.has(saved)).toBe(true);
     await page.click('#sign-out');
     await page.waitForSelector('#sign-in:not([hidden])');
@@ -447,7 +553,7 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     expect(await page.isVisible('#workspace')).toBe(false);
 
     const pasted = await open();
-    await signInWithToken(pasted, aUser().inTenant('tenant-console').token({ expiresInSeconds: 2 }));
+    await signInWithToken(pasted, aUser().inTenant('tenant-console').token({ expiresIn: 2 }));
     await pasted.waitForSelector('#sign-in:not([hidden])', { timeout: 6000 });
     expect(await pasted.textContent('#session-ended')).toMatch(/sign in again/i);
     expect(await pasted.textContent('#who')).toBe('Not signed in');
@@ -455,7 +561,8 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
 
   it('fits a 360 px wide screen without sideways scrolling, signed out, answering and in an emergency', async () => {
     const page = await open(app.url, { width: 360, height: 740 });
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(await overflow()).toBeLessThanOrEqual(0);
     await signInWithToken(page, aUser().inTenant('tenant-console').token());
     await page.selectOption('#agent-select', 'sleep-coach');

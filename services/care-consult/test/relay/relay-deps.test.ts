@@ -1,9 +1,8 @@
 import { InMemoryNonceStore } from '@care/crypto';
+import { TEST_JWT_SECRET as JWT_SECRET } from '@care/service-kit/testing';
 import { loadAppConfig } from '../../src/config';
 import { assertRelayUsable, createRelayRuntime, relayKeysFromConfig } from '../../src/relay/relay.deps';
 import { PREVIOUS_RELAY_KEY, RELAY_KEY } from './support/relay-fixtures';
-
-const JWT_SECRET = 'care-consult-test-secret-0123456789abcdef';
 
 function configProblems(env: Record<string, string>): string {
   try {

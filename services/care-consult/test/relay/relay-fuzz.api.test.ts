@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { InMemoryNonceStore, issueRelayTicket } from '@care/crypto';
 import type { Database } from '@care/db';
 import { createLogger, finalizeApp } from '@care/service-kit';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 import { AuditService, type AuditInput } from '../../src/audit/audit.service';
-import { createRelayRouter } from '../../src/relay/relay.routes';
+import { relayRoutes } from '../../src/relay/relay.routes';
 import type { TestContext } from '../support/test-app';
 import {
   CALLBACK,
@@ -63,12 +63,12 @@ describe('relay callback fuzz', () => {
         audited.push(input);
         return Promise.resolve();
       }
-    })(database, logger);
+    })({ database, logger });
     ctx = await relayTestContext({ database, overrides: { relay, logger, audit } });
     // The production relay router and problem middleware without the shared front (request ids, access log,
     // helmet, CORS), which costs two thirds of a request and never looks at the query. Same deps, same nonce store.
     relayOnly = express();
-    relayOnly.use('/api', createRelayRouter(ctx.deps));
+    relayOnly.use(relayRoutes(ctx.deps));
     finalizeApp(relayOnly);
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { RelayError, type NonceStore } from '@care/crypto';
 import type { Database } from '@care/db';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 import type { TestContext } from '../support/test-app';
 import { aUser } from '../builders/user.builder';
 import {

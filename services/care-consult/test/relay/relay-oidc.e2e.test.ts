@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from '@care/db';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 import { aUser } from '../builders/user.builder';
 import type { TestContext } from '../support/test-app';
 import { relayTestContext } from './support/relay-fixtures';

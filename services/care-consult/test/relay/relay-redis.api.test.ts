@@ -1,7 +1,7 @@
 import net from 'node:net';
 import request from 'supertest';
 import type { Database } from '@care/db';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 import { createRelayRuntime, type RelayRuntime } from '../../src/relay/relay.deps';
 import type { TestContext } from '../support/test-app';
 import { aUser } from '../builders/user.builder';
@@ -111,15 +111,25 @@ withRedis('relay across two app instances sharing Redis', () => {
 
   it('counts the callback rate limit once across both replicas', async () => {
     const limited = [
-      await relayTestContext({ database, overrides: { relay: runtimes[0].relay }, env: { RELAY_CALLBACK_RATE_LIMIT: '3', TRUST_PROXY: 'true' } }),
-      await relayTestContext({ database, overrides: { relay: runtimes[1].relay }, env: { RELAY_CALLBACK_RATE_LIMIT: '3', TRUST_PROXY: 'true' } }),
+      await relayTestContext({
+        database,
+        overrides: { relay: runtimes[0].relay },
+        env: { RELAY_CALLBACK_RATE_LIMIT: '3', TRUST_PROXY: 'true' },
+      }),
+      await relayTestContext({
+        database,
+        overrides: { relay: runtimes[1].relay },
+        env: { RELAY_CALLBACK_RATE_LIMIT: '3', TRUST_PROXY: 'true' },
+      }),
     ];
     try {
       // A client address of its own, so other runs sharing this Redis do not count against it.
       const ip = `198.51.100.${Math.floor(Math.random() * 200)}:${Date.now()}`;
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
-        const res = await request(limited[i % 2].app).get(`${CALLBACK}?${callbackQuery('code-1', 'not-a-ticket')}`).set('X-Forwarded-For', ip);
+        const res = await request(limited[i % 2].app)
+          .get(`${CALLBACK}?${callbackQuery('code-1', 'not-a-ticket')}`)
+          .set('X-Forwarded-For', ip);
         statuses.push(res.status);
       }
       // Two per replica: in-process counting would never reach the limit of 3.

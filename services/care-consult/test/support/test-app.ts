@@ -6,10 +6,10 @@ import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import { createLogger } from '@care/service-kit';
-import { createApp, createAppDeps, type AppDeps } from '../../src/app';
+import { createApp, createAppDeps, type AppDeps, type AppRuntime } from '../../src/app';
 import { CatalogStore } from '../../src/catalog/catalog.store';
 import { loadAppConfig } from '../../src/config';
-import { openCareConsultDatabase } from '../../src/db/database';
+import { openCareConsultDatabase } from '../../src/db/open-database';
 import { TEST_JWT_SECRET } from '../builders/user.builder';
 
 /** A loopback port nothing listens on (bound then released), so probes fail fast with ECONNREFUSED. */
@@ -42,7 +42,7 @@ export interface TestContextOptions {
   workspaceRoot?: string;
   /** Extra environment variables for the config. */
   env?: Record<string, string>;
-  overrides?: Partial<AppDeps>;
+  overrides?: Partial<AppRuntime>;
 }
 
 /**
@@ -65,13 +65,15 @@ export async function createTestContext(opts: TestContextOptions = {}): Promise<
   const logs: Array<Record<string, unknown>> = [];
   const destination = new Writable({
     write(chunk, _enc, cb) {
-      for (const line of String(chunk).split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of String(chunk).split('\n'))
+        if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
       cb();
     },
   });
   const logger = createLogger({ name: 'care-consult-test', level: 'info', destination });
   const ownDb = !opts.database;
-  const database = opts.database ?? (await openCareConsultDatabase({ uri: opts.databaseUri ?? 'pglite://memory' }));
+  const database =
+    opts.database ?? (await openCareConsultDatabase({ uri: opts.databaseUri ?? 'pglite://memory' }));
   const catalog = new CatalogStore({ root: config.WORKSPACE_ROOT!, logger });
   await catalog.load();
   const deps = createAppDeps({ config, logger, database, catalog, ...opts.overrides });

@@ -27,7 +27,13 @@ function indexSources(sources: AnswerSource[]): SourceIndex {
     const passages: SourcePassage[] = [];
     sources.forEach((source, n) =>
       splitPassages(source.text).forEach((p, position) =>
-        passages.push({ source: n, text: p.text, heading: p.heading, position, section: `${n}:${p.heading}` }),
+        passages.push({
+          source: n,
+          text: p.text,
+          heading: p.heading,
+          position,
+          section: `${n}:${p.heading}`,
+        }),
       ),
     );
     entry = { passages, index: new Bm25Index(passages) };
@@ -43,10 +49,19 @@ function indexSources(sources: AnswerSource[]): SourceIndex {
  * in reading order, so the answer reads as a whole (a list stays with the sentence introducing it). A short
  * section is followed by the next best one. Nothing matching: the opening passages of the first source.
  */
-export function selectPassages(question: string, sources: AnswerSource[], maxPassages = 4): Array<Passage<AnswerSource>> {
+export function selectPassages(
+  question: string,
+  sources: AnswerSource[],
+  maxPassages = 4,
+): Array<Passage<AnswerSource>> {
   if (!sources.length) return [];
   const { passages, index } = indexSources(sources);
-  const withSource = (p: SourcePassage): Passage<AnswerSource> => ({ source: sources[p.source], text: p.text, heading: p.heading, position: p.position });
+  const withSource = (p: SourcePassage): Passage<AnswerSource> => ({
+    source: sources[p.source],
+    text: p.text,
+    heading: p.heading,
+    position: p.position,
+  });
   if (!passages.length) return [];
   const hits = index.search(question, passages.length);
   if (!hits.length) return passages.slice(0, Math.min(2, passages.length)).map(withSource);
@@ -88,7 +103,9 @@ export function composeAnswer(input: {
           'for this conversation, so here is general guidance instead.',
       );
     } else if (input.missing === 'failed') {
-      parts.push('I could not open the reference document for this question just now, so here is general guidance.');
+      parts.push(
+        'I could not open the reference document for this question just now, so here is general guidance.',
+      );
     }
     if (input.fallback) parts.push(input.fallback);
   }
@@ -106,7 +123,9 @@ export function toTokens(text: string): string[] {
 
 /** Splits a passage into sentences (a line break ends one too). */
 export function splitSentences(text: string): string[] {
-  return (text.match(/[^.!?\n]+(?:[.!?]+["')\]]*|$)/g) ?? []).map((s) => s.trim()).filter((s) => /\p{L}/u.test(s));
+  return (text.match(/[^.!?\n]+(?:[.!?]+["')\]]*|$)/g) ?? [])
+    .map((s) => s.trim())
+    .filter((s) => /\p{L}/u.test(s));
 }
 
 /**
@@ -114,13 +133,16 @@ export function splitSentences(text: string): string[] {
  * when it also matches, the next best (at most `max`). No sentence matching: the first one (the source already
  * cleared the relevance floor as a whole).
  */
-export function bestSentences(question: string, text: string, max = 2): string[] {
+function bestSentences(question: string, text: string, max = 2): string[] {
   const sentences = splitSentences(text);
   if (sentences.length <= 1) return sentences;
   const index = new Bm25Index(sentences.map((s, position) => ({ source: position, text: s, position })));
   const hits = index.search(question, max);
   if (!hits.length) return sentences.slice(0, 1);
-  return hits.map((h) => h.position).sort((a, b) => a - b).map((i) => sentences[i]);
+  return hits
+    .map((h) => h.position)
+    .sort((a, b) => a - b)
+    .map((i) => sentences[i]);
 }
 
 /** A numbered source the offline engine may quote (the chat's grounding sources, and a skill reference it read). */
@@ -168,7 +190,10 @@ export function composeGroundedAnswer(input: {
     const coverage = asked.filter((t) => held.has(t)).length / asked.length;
     if (coverage < (quoted.length ? 0.99 : 0.5)) continue;
     const chosen = selectPassages(input.question, [ref], quoted.length ? 2 : 4);
-    quoted.push({ source: { n: next++, kind: 'skill', title: ref.title, text: ref.text }, lines: chosen.map((p) => p.text) });
+    quoted.push({
+      source: { n: next++, kind: 'skill', title: ref.title, text: ref.text },
+      lines: chosen.map((p) => p.text),
+    });
   }
   const parts: string[] = [];
   if (input.missing === 'denied') {
@@ -187,7 +212,11 @@ export function composeGroundedAnswer(input: {
       parts.push(`${body} [${source.n}]`);
     }
     const names = quoted.map(({ source }) =>
-      source.kind === 'memory' ? `[${source.n}] your earlier message (memory)` : source.kind === 'kb' ? `[${source.n}] ${source.title} (knowledge base)` : `[${source.n}] ${source.title} (${input.agentName} reference library)`,
+      source.kind === 'memory'
+        ? `[${source.n}] your earlier message (memory)`
+        : source.kind === 'kb'
+          ? `[${source.n}] ${source.title} (knowledge base)`
+          : `[${source.n}] ${source.title} (${input.agentName} reference library)`,
     );
     parts.push(`Sources:\n${names.join('\n')}`);
   } else if (input.missing === 'denied') {
@@ -198,7 +227,9 @@ export function composeGroundedAnswer(input: {
         'documents that answers this question, so I will not guess.' +
         (input.specialist ? ` ${input.specialist} may be better placed to help with it.` : ''),
     );
-    parts.push('A question you could bring to a clinician: "Given my situation, what should I know or do about this, and when should I seek care?"');
+    parts.push(
+      'A question you could bring to a clinician: "Given my situation, what should I know or do about this, and when should I seek care?"',
+    );
     if (input.fallback) parts.push(input.fallback);
   }
   parts.push(DISCLAIMER);

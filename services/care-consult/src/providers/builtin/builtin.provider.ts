@@ -3,10 +3,16 @@ import { abortError } from '../provider.errors';
 import type { ChatProvider, ProviderEvent, ProviderMessage, ProviderRequest } from '../provider.types';
 import type { SkillLibrary, SkillReference } from '../skill-library';
 import { Bm25Index, splitPassages, type Passage } from './retrieval';
-import { composeAnswer, composeGroundedAnswer, toTokens, type AnswerSource, type MissingReason } from './builtin.answer';
+import {
+  composeAnswer,
+  composeGroundedAnswer,
+  toTokens,
+  type AnswerSource,
+  type MissingReason,
+} from './builtin.answer';
 
 /** Name of the tool the engine asks for to read a skill reference (the tool registry's name). */
-export const READ_REFERENCE_TOOL = 'read_skill_reference';
+const READ_REFERENCE_TOOL = 'read_skill_reference';
 
 /** Settings of the built-in engine. */
 export interface BuiltinProviderOptions {
@@ -46,14 +52,20 @@ export class BuiltinProvider implements ChatProvider {
     if (signal.aborted) throw abortError(signal);
     const lastUser = findLastIndex(request.messages, (m) => m.role === 'user');
     const question = lastUser >= 0 ? request.messages[lastUser].content : '';
-    const results = request.messages.slice(lastUser + 1).filter((m) => m.role === 'tool' && m.toolName === READ_REFERENCE_TOOL);
+    const results = request.messages
+      .slice(lastUser + 1)
+      .filter((m) => m.role === 'tool' && m.toolName === READ_REFERENCE_TOOL);
     const canRead = request.tools.some((t) => t.name === READ_REFERENCE_TOOL);
     if (!results.length && canRead) {
       const pick = await this.pickReference(request.agent.skills, question);
       if (pick) {
         yield {
           type: 'tool_call',
-          call: { id: `builtin_${pick.skill}_${pick.reference}`, name: READ_REFERENCE_TOOL, arguments: { skill: pick.skill, reference: pick.reference } },
+          call: {
+            id: `builtin_${pick.skill}_${pick.reference}`,
+            name: READ_REFERENCE_TOOL,
+            arguments: { skill: pick.skill, reference: pick.reference },
+          },
         };
         yield { type: 'end', reason: 'tool_calls' };
         return;
@@ -73,11 +85,19 @@ export class BuiltinProvider implements ChatProvider {
     yield { type: 'end', reason: 'stop' };
   }
 
-  private async answer(request: ProviderRequest, question: string, results: ProviderMessage[]): Promise<string> {
+  private async answer(
+    request: ProviderRequest,
+    question: string,
+    results: ProviderMessage[],
+  ): Promise<string> {
     const ok = results.filter((m) => !m.isError && m.content.trim());
-    const sources: AnswerSource[] = ok.map((m) => ({ title: firstHeading(m.content) ?? 'reference', text: m.content }));
+    const sources: AnswerSource[] = ok.map((m) => ({
+      title: firstHeading(m.content) ?? 'reference',
+      text: m.content,
+    }));
     let missing: MissingReason = 'none';
-    if (!sources.length && results.length) missing = results.some((m) => /not allowed/i.test(m.content)) ? 'denied' : 'failed';
+    if (!sources.length && results.length)
+      missing = results.some((m) => /not allowed/i.test(m.content)) ? 'denied' : 'failed';
     let fallback: string | undefined;
     if (!sources.length || request.grounding) {
       const skills: AnswerSource[] = [];
@@ -132,7 +152,12 @@ export class BuiltinProvider implements ChatProvider {
 function generalGuidance(skills: AnswerSource[]): string {
   // The person-facing sentences of each skill description; "Use when..." lines are instructions to the agent.
   const topics = skills
-    .map((s) => (s.text.split('\n')[0] ?? '').split(/(?<=\.)\s+/).filter((x) => x && !/^use\b/i.test(x)).join(' '))
+    .map((s) =>
+      (s.text.split('\n')[0] ?? '')
+        .split(/(?<=\.)\s+/)
+        .filter((x) => x && !/^use\b/i.test(x))
+        .join(' '),
+    )
     .filter(Boolean)
     .map((t) => `- ${t.replace(/\.$/, '')}`);
   return topics.length ? `I can help with:\n${topics.join('\n')}` : '';

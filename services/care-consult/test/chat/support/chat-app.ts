@@ -1,7 +1,6 @@
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { AppDeps } from '../../../src/app';
 import { createTestContext, type TestContext, type TestContextOptions } from '../../support/test-app';
 import { parseSse, type Frame } from './sse';
 
@@ -9,12 +8,16 @@ import { parseSse, type Frame } from './sse';
 export const SHIPPED_WORKSPACE = path.join(__dirname, '..', '..', '..', 'workspace');
 
 /** A test app over the shipped workspace (chat routing needs the real catalog). */
-export function createChatContext(opts: TestContextOptions & { overrides?: Partial<AppDeps> } = {}): Promise<TestContext> {
+export function createChatContext(opts: TestContextOptions = {}): Promise<TestContext> {
   return createTestContext({ workspaceRoot: SHIPPED_WORKSPACE, ...opts });
 }
 
 /** POSTs a chat request and returns the response with its frames. */
-export async function chat(app: Express, token: string, body: unknown): Promise<{ res: request.Response; frames: Frame[]; problem: any }> {
+export async function chat(
+  app: Express,
+  token: string,
+  body: unknown,
+): Promise<{ res: request.Response; frames: Frame[]; problem: any }> {
   const res = await request(app)
     .post('/api/chat')
     .set('Authorization', `Bearer ${token}`)

@@ -9,7 +9,7 @@ export const T0_SEC = T0 / 1000;
 /** The caller of the relay API tests and a long-lived token of theirs. */
 export const RELAY_USER = aUser().withId('user-42').inTenant('tenant-r');
 /** Bearer token of RELAY_USER, valid whatever the test clock says. */
-export const RELAY_USER_TOKEN = RELAY_USER.token({ expiresInSeconds: 10 ** 9 });
+export const RELAY_USER_TOKEN = RELAY_USER.token({ expiresIn: 10 ** 9 });
 
 /** A valid `POST /api/relay/tickets` body, with overrides. */
 export function aTicketRequest(over: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Database } from '@care/db';
-import { openCareConsultDatabase } from '../../../src/db/database';
+import { openCareConsultDatabase } from '../../../src/db/open-database';
 import type { TestContext } from '../../support/test-app';
 import { RELAY_USER_TOKEN, T0, aTicketRequest } from './relay-api';
 import { CALLBACK, relayTestContext } from './relay-fixtures';

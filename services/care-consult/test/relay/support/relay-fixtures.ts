@@ -22,8 +22,8 @@ export const RELAY_ENV: Record<string, string> = {
 export const CALLBACK = '/api/relay/callback';
 
 /**
- * Signs any payload the way the spec describes (base64url of RFC 8785 JSON, a dot, hex HMAC-SHA256 of the
- * segment), written here independently of @care/crypto's issuer so tests can build tickets it would refuse to issue.
+ * Signs any payload in the relay ticket format of ADR 0502 (base64url of RFC 8785 JSON, a dot, hex HMAC-SHA256 of
+ * the segment), written here independently of @care/crypto's issuer so tests can build tickets it would refuse to issue.
  */
 export function signTicket(payload: object, key: string = RELAY_KEY): string {
   const segment = Buffer.from(canonicalJson(payload), 'utf8').toString('base64url');

@@ -2,13 +2,17 @@ import path from 'node:path';
 import { openDatabase, type Database, type DatabaseLogger } from '@care/db';
 
 /** NOLOGIN role tenant transactions run as; RLS policies apply to it. */
-export const RUNTIME_ROLE = 'care_consult_app';
+const RUNTIME_ROLE = 'care_consult_app';
 
 /** The service's drizzle migrations, the same path from `src/` and `dist/`. */
-export const MIGRATIONS_FOLDER = path.resolve(__dirname, '..', '..', 'drizzle');
+const MIGRATIONS_FOLDER = path.resolve(__dirname, '..', '..', 'drizzle');
 
 /** Opens and migrates care-consult's database (`DATABASE_URI`: unset -> PGlite in DATA_DIR, `pglite://memory`, `postgres://`). */
-export function openCareConsultDatabase(opts: { uri?: string; dataDir?: string; logger?: DatabaseLogger }): Promise<Database> {
+export function openCareConsultDatabase(opts: {
+  uri?: string;
+  dataDir?: string;
+  logger?: DatabaseLogger;
+}): Promise<Database> {
   return openDatabase({
     uri: opts.uri,
     dataDir: opts.dataDir,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { Bm25Index, tokenize, type Passage } from './retrieval';
-import { selectPassages } from './builtin.answer';
+import { Bm25Index, tokenize, type Passage } from '../../src/providers/builtin/retrieval';
+import { selectPassages } from '../../src/providers/builtin/builtin.answer';
 
 /** The textbook BM25 scan over every passage: the reference the postings index must agree with. */
 function scanScores(passages: Array<Passage<number>>, query: string): Array<[number, number]> {
@@ -27,7 +27,20 @@ function scanScores(passages: Array<Passage<number>>, query: string): Array<[num
   return out.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
 }
 
-const WORDS = ['sleep', 'sleeps', 'routine', 'caffeine', 'night', 'breathing', 'calm', 'the', 'and', 'light', 'screen', 'bed'];
+const WORDS = [
+  'sleep',
+  'sleeps',
+  'routine',
+  'caffeine',
+  'night',
+  'breathing',
+  'calm',
+  'the',
+  'and',
+  'light',
+  'screen',
+  'bed',
+];
 const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 30 }).map((w) => w.join(' '));
 
 describe('Bm25Index', () => {
@@ -38,7 +51,12 @@ describe('Bm25Index', () => {
         text,
         fc.integer({ min: 1, max: 30 }),
         (docs, query, limit) => {
-          const passages = docs.map((d, position) => ({ source: position, text: d.text, heading: d.heading, position }));
+          const passages = docs.map((d, position) => ({
+            source: position,
+            text: d.text,
+            heading: d.heading,
+            position,
+          }));
           const got = new Bm25Index(passages).search(query, limit).map((p) => [p.source, p.score]);
           const want = scanScores(passages, query).slice(0, limit);
           expect(got.map(([i]) => i)).toEqual(want.map(([i]) => i));
@@ -65,7 +83,10 @@ describe('selectPassages', () => {
   });
 
   it('keeps sources apart: the same question over other documents quotes those documents', () => {
-    expect(selectPassages('breathe slowly', [calm, sleep])[0]).toMatchObject({ text: 'Breathe out slowly.', source: calm });
+    expect(selectPassages('breathe slowly', [calm, sleep])[0]).toMatchObject({
+      text: 'Breathe out slowly.',
+      source: calm,
+    });
     expect(selectPassages('breathe slowly', [sleep]).map((p) => p.source)).toEqual([sleep, sleep]);
   });
 });

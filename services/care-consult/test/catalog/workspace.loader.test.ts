@@ -1,9 +1,9 @@
 import path from 'node:path';
 import fc from 'fast-check';
-import { FrontMatterError, parseFrontMatter } from './front-matter';
-import { loadWorkspace } from './workspace.loader';
+import { FrontMatterError, parseFrontMatter } from '../../src/catalog/front-matter';
+import { loadWorkspace } from '../../src/catalog/workspace.loader';
 
-const FIXTURE = path.join(__dirname, '..', '..', 'test', 'fixtures', 'workspace');
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'workspace');
 
 describe('workspace loader on the fixture workspace', () => {
   let content: Awaited<ReturnType<typeof loadWorkspace>>;
@@ -24,7 +24,13 @@ describe('workspace loader on the fixture workspace', () => {
       'symptom-checker',
     ]);
     const coach = content.agents.get('sleep-coach')!;
-    expect(coach).toMatchObject({ domain: 'wellness', category: 'wellness.sleep', status: 'active', skills: ['sleep-hygiene'], clinical: false });
+    expect(coach).toMatchObject({
+      domain: 'wellness',
+      category: 'wellness.sleep',
+      status: 'active',
+      skills: ['sleep-hygiene'],
+      clinical: false,
+    });
     expect(coach.persona).toMatch(/^You are the Sleep Coach/);
     expect(content.agents.get('router')!.status).toBe('system');
   });
@@ -43,10 +49,25 @@ describe('workspace loader on the fixture workspace', () => {
     const errors = content.problems.filter((p) => p.severity === 'error');
     expect(errors).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ file: 'agents/bad-domain/AGENT.md', field: 'domain', message: expect.stringContaining('astrology') }),
-        expect.objectContaining({ file: 'agents/missing-skill/AGENT.md', field: 'skills[0]', message: expect.stringContaining('no-such-skill') }),
-        expect.objectContaining({ file: 'agents/no-front-matter/AGENT.md', message: expect.stringContaining('front matter') }),
-        expect.objectContaining({ file: 'skills/broken-skill/SKILL.md', field: 'description', message: 'is required' }),
+        expect.objectContaining({
+          file: 'agents/bad-domain/AGENT.md',
+          field: 'domain',
+          message: expect.stringContaining('astrology'),
+        }),
+        expect.objectContaining({
+          file: 'agents/missing-skill/AGENT.md',
+          field: 'skills[0]',
+          message: expect.stringContaining('no-such-skill'),
+        }),
+        expect.objectContaining({
+          file: 'agents/no-front-matter/AGENT.md',
+          message: expect.stringContaining('front matter'),
+        }),
+        expect.objectContaining({
+          file: 'skills/broken-skill/SKILL.md',
+          field: 'description',
+          message: 'is required',
+        }),
       ]),
     );
     expect(content.agents.has('bad-domain')).toBe(false);

@@ -1,7 +1,12 @@
 import path from 'node:path';
 import fc from 'fast-check';
-import { AttachmentStorage, displayName, extensionOf, pathKey } from './attachment.storage';
-import { contradictsExtension, sniffContent } from './content-sniffer';
+import {
+  AttachmentStorage,
+  displayName,
+  extensionOf,
+  pathKey,
+} from '../../src/attachments/attachment.storage';
+import { contradictsExtension, sniffContent } from '../../src/attachments/content-sniffer';
 
 describe('attachment names and paths', () => {
   it('turns any client name into one harmless segment: no separators, no control or bidi characters, bounded', () => {
@@ -22,7 +27,10 @@ describe('attachment names and paths', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (tenant, user) => {
         const dir = storage.userDir(tenant, user);
-        expect(path.relative('/var/att', dir).split(path.sep)).toEqual([pathKey(tenant), pathKey(tenant, user)]);
+        expect(path.relative('/var/att', dir).split(path.sep)).toEqual([
+          pathKey(tenant),
+          pathKey(tenant, user),
+        ]);
       }),
     );
     expect(pathKey('a', 'bc')).not.toBe(pathKey('ab', 'c'));
@@ -45,7 +53,11 @@ describe('content sniffing', () => {
   });
 
   it('treats valid UTF-8 without control characters as text, typed by a text extension', () => {
-    expect(sniffContent(Buffer.from('# Notes\n\u00e9t\u00e9\n'), '.md')).toEqual({ mediaType: 'text/markdown', ext: '.md', text: true });
+    expect(sniffContent(Buffer.from('# Notes\n\u00e9t\u00e9\n'), '.md')).toEqual({
+      mediaType: 'text/markdown',
+      ext: '.md',
+      text: true,
+    });
     expect(sniffContent(Buffer.from('a,b\n1,2\n'), '.csv').mediaType).toBe('text/csv');
     expect(sniffContent(Buffer.from('plain'), '.html').mediaType).toBe('text/plain');
     expect(sniffContent(Buffer.from([0xc3, 0x28]), '.txt').mediaType).toBe('application/octet-stream');

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '@care/service-kit';
-import { CatalogStore, type CatalogSnapshot } from './catalog.store';
+import { CatalogStore, type CatalogSnapshot } from '../../src/catalog/catalog.store';
 
-const FIXTURE = path.join(__dirname, '..', '..', 'test', 'fixtures', 'workspace');
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'workspace');
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
@@ -38,7 +38,11 @@ describe('CatalogStore', () => {
     store = new CatalogStore({ root, logger });
     const snap = await store.load();
     const skipped = lines.filter((l) => l.msg === 'workspace package skipped');
-    expect(skipped).toEqual(expect.arrayContaining([expect.objectContaining({ level: 50, file: 'agents/bad-domain/AGENT.md', field: 'domain' })]));
+    expect(skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ level: 50, file: 'agents/bad-domain/AGENT.md', field: 'domain' }),
+      ]),
+    );
     expect(snap.activeAgents).toHaveLength(7);
   });
 
@@ -58,10 +62,17 @@ describe('CatalogStore', () => {
   it('keeps the previous agent out, not the whole catalog, when an edit breaks one manifest', async () => {
     store = new CatalogStore({ root, logger: capture().logger });
     await store.load();
-    writeFileSync(path.join(root, 'agents', 'sleep-coach', 'AGENT.md'), agent('sleep-coach', 'tags: not-a-list\n'));
+    writeFileSync(
+      path.join(root, 'agents', 'sleep-coach', 'AGENT.md'),
+      agent('sleep-coach', 'tags: not-a-list\n'),
+    );
     const snap = await store.load();
     expect(snap.agents.has('sleep-coach')).toBe(false);
     expect(snap.activeAgents).toHaveLength(6);
-    expect(snap.problems).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'agents/sleep-coach/AGENT.md', field: 'tags' })]));
+    expect(snap.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ file: 'agents/sleep-coach/AGENT.md', field: 'tags' }),
+      ]),
+    );
   });
 });
