@@ -17,7 +17,7 @@ const { createApp, createAppDeps } = require(path.join(service, 'dist/app.js'));
 const { CatalogStore } = require(path.join(service, 'dist/catalog/catalog.store.js'));
 const { CatalogService } = require(path.join(service, 'dist/catalog/catalog.service.js'));
 const { loadAppConfig } = require(path.join(service, 'dist/config.js'));
-const { openCareConsultDatabase } = require(path.join(service, 'dist/db/database.js'));
+const { openCareConsultDatabase } = require(path.join(service, 'dist/db/open-database.js'));
 const { createLogger } = require('@care/service-kit');
 const jwt = require('jsonwebtoken');
 

@@ -12,7 +12,7 @@ const dist = path.resolve(here, '../../services/memory/dist');
 const require = createRequire(path.join(dist, '..', 'package.json'));
 const { createApp } = require(path.join(dist, 'app.js'));
 const { loadMemoryConfig } = require(path.join(dist, 'config.js'));
-const { openMemoryDatabase } = require(path.join(dist, 'db', 'open-memory-database.js'));
+const { openMemoryDatabase } = require(path.join(dist, 'db', 'open-database.js'));
 const { HashingEmbeddingProvider } = require(path.join(dist, 'embeddings', 'hashing.provider.js'));
 const { createLogger } = require('@care/service-kit');
 

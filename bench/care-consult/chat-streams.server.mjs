@@ -14,7 +14,7 @@ const require = createRequire(path.join(service, 'package.json'));
 const { createApp, createAppDeps } = require(path.join(service, 'dist/app.js'));
 const { CatalogStore } = require(path.join(service, 'dist/catalog/catalog.store.js'));
 const { loadAppConfig } = require(path.join(service, 'dist/config.js'));
-const { openCareConsultDatabase } = require(path.join(service, 'dist/db/database.js'));
+const { openCareConsultDatabase } = require(path.join(service, 'dist/db/open-database.js'));
 const { SseWriter } = require(path.join(service, 'dist/chat/sse-writer.js'));
 const { createLogger } = require('@care/service-kit');
 

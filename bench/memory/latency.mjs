@@ -29,7 +29,7 @@ const svc = path.join(here, '..', '..', 'services', 'memory');
 const load = (p) => require(path.join(svc, 'dist', p));
 const { createApp, createAppDeps } = load('app.js');
 const { loadMemoryConfig } = load('config.js');
-const { openMemoryDatabase } = load('db/open-memory-database.js');
+const { openMemoryDatabase } = load('db/open-database.js');
 const { VectorIndexes } = load('db/vector-index.js');
 const { BuiltinEmbeddingProvider } = load('embeddings/builtin.provider.js');
 const { LexicalIndex } = load('recall/lexical-index.js');

@@ -11,7 +11,7 @@ import {
 } from '@care/service-kit';
 import { createApp, createAppDeps } from './app';
 import { listenHost, loadMemoryConfig } from './config';
-import { openMemoryDatabase } from './db/open-memory-database';
+import { openMemoryDatabase } from './db/open-database';
 import { VectorIndexes } from './db/vector-index';
 import { BuiltinEmbeddingProvider } from './embeddings/builtin.provider';
 import { LexicalIndex } from './recall/lexical-index';

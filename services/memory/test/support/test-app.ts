@@ -6,7 +6,7 @@ import { createLogger, type Metrics } from '@care/service-kit';
 import { TestClock } from '@care/service-kit/testing';
 import { createApp, createAppDeps, type AppDeps, type AppRuntime } from '../../src/app';
 import { loadMemoryConfig, type Config } from '../../src/config';
-import { openMemoryDatabase } from '../../src/db/open-memory-database';
+import { openMemoryDatabase } from '../../src/db/open-database';
 import { VectorIndexes } from '../../src/db/vector-index';
 import type { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
 import { HashingEmbeddingProvider } from '../../src/embeddings/hashing.provider';

@@ -38,7 +38,7 @@ export async function startMemoryService(): Promise<MemoryServer> {
     /* eslint-disable @typescript-eslint/no-require-imports */
     const { createApp } = require(path.join(MEMORY_DIST, 'app.js'));
     const { loadMemoryConfig } = require(path.join(MEMORY_DIST, 'config.js'));
-    const { openMemoryDatabase } = require(path.join(MEMORY_DIST, 'db', 'open-memory-database.js'));
+    const { openMemoryDatabase } = require(path.join(MEMORY_DIST, 'db', 'open-database.js'));
     const { HashingEmbeddingProvider } = require(path.join(MEMORY_DIST, 'embeddings', 'hashing.provider.js'));
     const { createLogger } = require('@care/service-kit');
     /* eslint-enable @typescript-eslint/no-require-imports */
