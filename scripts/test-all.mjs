@@ -25,9 +25,32 @@ function run(args) {
 
 for (const dir of withTests) rmSync(join(dir, '.jest-results.json'), { force: true });
 let failedSteps = 0;
+// The format and duplication checks do not hold the build and the suites back: they count at the end.
+let failedChecks = 0;
+
+// Formatting is checked, not fixed: `pnpm format` writes it (.prettierrc, .prettierignore).
+console.log('\n$ prettier --check .');
+if (spawnSync('pnpm', ['exec', 'prettier', '--check', '--log-level', 'warn', '.'], { stdio: 'inherit', cwd: root }).status !== 0) {
+  console.log('prettier: the files above are not formatted; run `pnpm format`.');
+  failedChecks++;
+}
+
+// What an uncommitted change writes again (the tool library's `duplicates`, where the machine has it): a change
+// may not add a second copy of code that exists. On a clean checkout there is no change and nothing to pair.
+const duplicates = spawnSync('duplicates', ['--change'], { cwd: root, encoding: 'utf8' });
+if (duplicates.error) {
+  console.log('\nNOTICE: `duplicates` is not on this machine: the new-duplication check is skipped.');
+} else {
+  console.log(`\n$ duplicates --change\n${duplicates.stdout.trim()}`);
+  if (/^D\d+ /m.test(duplicates.stdout)) {
+    console.log('duplicates: the uncommitted change repeats code listed above; share it instead.');
+    failedChecks++;
+  }
+}
 if (run(['run', 'build']) !== 0) failedSteps++;
 if (failedSteps === 0 && run(['run', 'typecheck', 'lint', '--continue']) !== 0) failedSteps++;
 if (failedSteps === 0 && run(['run', 'test', '--continue', '--concurrency=2']) !== 0) failedSteps++;
+failedSteps += failedChecks;
 
 let passed = 0;
 let failed = 0;
