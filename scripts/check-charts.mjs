@@ -170,7 +170,10 @@ for (const [svc, facts] of Object.entries(SERVICES)) {
   // What the schema (or the templates) must refuse.
   const refused = [
     [['replicaCount=2'], 'two replicas on the embedded database'],
-    [['webConcurrency=2'], 'two worker processes on the embedded database (care-consult; an unknown key elsewhere)'],
+    [
+      ['webConcurrency=2'],
+      'two worker processes on the embedded database (care-consult; an unknown key elsewhere)',
+    ],
     [['autoscaling.enabled=true'], 'autoscaling on the embedded database'],
     [['persistence.enabled=false'], 'the embedded database without a volume'],
     [['database.mode=external'], 'an external database without database.existingSecret'],

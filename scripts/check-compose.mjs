@@ -14,16 +14,20 @@ const services = compose.services ?? {};
 for (const name of ['postgres', 'redis', 'memory', 'care-consult', 'platform-auth']) {
   if (!services[name]) problems.push(`service ${name} is missing`);
 }
-if (!/^pgvector\/pgvector:/.test(services.postgres?.image ?? '')) problems.push('postgres must be the pgvector/pgvector image');
+if (!/^pgvector\/pgvector:/.test(services.postgres?.image ?? ''))
+  problems.push('postgres must be the pgvector/pgvector image');
 for (const name of ['memory', 'care-consult', 'platform-auth']) {
   const s = services[name] ?? {};
   if (s.read_only !== true) problems.push(`${name}: not read_only`);
   if (s.user !== '1000:1000') problems.push(`${name}: not the non-root user 1000`);
   if (!s.cap_drop?.includes('ALL')) problems.push(`${name}: capabilities not dropped`);
-  if (!s.build?.dockerfile || !existsSync(join(root, s.build.dockerfile))) problems.push(`${name}: no Dockerfile build`);
+  if (!s.build?.dockerfile || !existsSync(join(root, s.build.dockerfile)))
+    problems.push(`${name}: no Dockerfile build`);
   if (s.environment?.APP_PROFILES_ACTIVE !== 'prod') problems.push(`${name}: not the prod profile`);
-  if (!/^postgres:\/\//.test(s.environment?.DATABASE_URI ?? '')) problems.push(`${name}: no PostgreSQL DATABASE_URI`);
-  for (const p of s.ports ?? []) if (!String(p).startsWith('127.0.0.1:')) problems.push(`${name}: port ${p} is not on loopback`);
+  if (!/^postgres:\/\//.test(s.environment?.DATABASE_URI ?? ''))
+    problems.push(`${name}: no PostgreSQL DATABASE_URI`);
+  for (const p of s.ports ?? [])
+    if (!String(p).startsWith('127.0.0.1:')) problems.push(`${name}: port ${p} is not on loopback`);
 }
 const documented = new Set(
   readFileSync(join(root, '.env.example'), 'utf8')

@@ -9,13 +9,16 @@ const root = new URL('..', import.meta.url).pathname;
 const workspaces = ['packages', 'services', 'tests']
   .flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name)))
   .filter((dir) => existsSync(join(dir, 'package.json')));
-const withTests = workspaces.filter((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.test);
+const withTests = workspaces.filter(
+  (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.test,
+);
 
 for (const [name, hint] of [
   ['TEST_DATABASE_URI', 'PostgreSQL server tests'],
   ['TEST_REDIS_URL', 'Redis tests'],
 ]) {
-  if (!process.env[name]) console.warn(`NOTICE: ${name} is not set: ${hint} will be skipped (each prints why).`);
+  if (!process.env[name])
+    console.warn(`NOTICE: ${name} is not set: ${hint} will be skipped (each prints why).`);
 }
 
 function run(args) {
@@ -30,7 +33,12 @@ let failedChecks = 0;
 
 // Formatting is checked, not fixed: `pnpm format` writes it (.prettierrc, .prettierignore).
 console.log('\n$ prettier --check .');
-if (spawnSync('pnpm', ['exec', 'prettier', '--check', '--log-level', 'warn', '.'], { stdio: 'inherit', cwd: root }).status !== 0) {
+if (
+  spawnSync('pnpm', ['exec', 'prettier', '--check', '--log-level', 'warn', '.'], {
+    stdio: 'inherit',
+    cwd: root,
+  }).status !== 0
+) {
   console.log('prettier: the files above are not formatted; run `pnpm format`.');
   failedChecks++;
 }
@@ -68,7 +76,13 @@ for (const dir of withTests) {
   passed += r.numPassedTests;
   failed += r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
   skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-  rows.push([name, r.numPassedTests, r.numFailedTests, r.numPendingTests, r.numRuntimeErrorTestSuites ? `${r.numRuntimeErrorTestSuites} suites failed to run` : '']);
+  rows.push([
+    name,
+    r.numPassedTests,
+    r.numFailedTests,
+    r.numPendingTests,
+    r.numRuntimeErrorTestSuites ? `${r.numRuntimeErrorTestSuites} suites failed to run` : '',
+  ]);
 }
 console.log('\n| package | passed | failed | skipped | note |\n|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);

@@ -25,30 +25,44 @@ if (process.argv[2] === 'server') {
   });
   server.listen(0, '127.0.0.1', 2048, () => process.send(server.address().port));
   process.on('message', () => {
-    process.send({ turns: batches.length, max: Math.max(...batches), mean: batches.reduce((a, b) => a + b, 0) / batches.length });
+    process.send({
+      turns: batches.length,
+      max: Math.max(...batches),
+      mean: batches.reduce((a, b) => a + b, 0) / batches.length,
+    });
     process.exit(0);
   });
 } else {
-  console.log('| handler work per request | connections | turns that accepted | most per turn | mean per turn | request p50 / p99 |');
+  console.log(
+    '| handler work per request | connections | turns that accepted | most per turn | mean per turn | request p50 / p99 |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const work of [Number(process.env.WORK_MS ?? 10), 0]) {
     const child = fork(fileURLToPath(import.meta.url), ['server', String(work)]);
     const port = await new Promise((r) => child.once('message', r));
     const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
     const lat = [];
-    await Promise.all(Array.from({ length: N }, (_, i) => new Promise((resolve) => {
-      setTimeout(() => {
-        const t = performance.now();
-        http.get({ host: '127.0.0.1', port, agent, path: '/' }, (res) => {
-          res.resume();
-          res.on('end', () => (lat.push(performance.now() - t), resolve()));
-        });
-      }, i * GAP_MS);
-    })));
+    await Promise.all(
+      Array.from(
+        { length: N },
+        (_, i) =>
+          new Promise((resolve) => {
+            setTimeout(() => {
+              const t = performance.now();
+              http.get({ host: '127.0.0.1', port, agent, path: '/' }, (res) => {
+                res.resume();
+                res.on('end', () => (lat.push(performance.now() - t), resolve()));
+              });
+            }, i * GAP_MS);
+          }),
+      ),
+    );
     child.send('report');
     const r = await new Promise((res) => child.once('message', res));
     lat.sort((a, b) => a - b);
     const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(0);
-    console.log(`| ${work} ms | ${N} | ${r.turns} | ${r.max} | ${r.mean.toFixed(2)} | ${q(0.5)} / ${q(0.99)} ms |`);
+    console.log(
+      `| ${work} ms | ${N} | ${r.turns} | ${r.max} | ${r.mean.toFixed(2)} | ${q(0.5)} / ${q(0.99)} ms |`,
+    );
   }
 }

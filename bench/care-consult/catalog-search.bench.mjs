@@ -35,10 +35,16 @@ const rand = () => {
 };
 const pick = (list) => list[Math.floor(rand() * list.length)];
 const DOMAINS = ['clinical', 'navigation', 'wellness', 'therapy', 'education'];
-const TOPICS = 'sleep diabetes asthma insurance claims anxiety grief pregnancy nutrition hypertension cardiology medication pharmacy referral appointment stress mindfulness triage pediatrics caregiving records allergy migraine arthritis kidney thyroid vaccine dental vision hearing cancer stroke rehab exercise smoking alcohol weight memory dementia fertility menopause skin wound pain fatigue nausea fever cough'.split(' ');
+const TOPICS =
+  'sleep diabetes asthma insurance claims anxiety grief pregnancy nutrition hypertension cardiology medication pharmacy referral appointment stress mindfulness triage pediatrics caregiving records allergy migraine arthritis kidney thyroid vaccine dental vision hearing cancer stroke rehab exercise smoking alcohol weight memory dementia fertility menopause skin wound pain fatigue nausea fever cough'.split(
+    ' ',
+  );
 const SYLL = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'te', 'vi', 'zo', 'pa', 'de', 'fu', 'gi', 'ho', 'ju'];
-const FILLER = Array.from({ length: 3000 }, () => Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(SYLL)).join(''));
-const words = (n, extra = []) => Array.from({ length: n }, () => (rand() < 0.15 ? pick(TOPICS) : pick(FILLER))).concat(extra);
+const FILLER = Array.from({ length: 3000 }, () =>
+  Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(SYLL)).join(''),
+);
+const words = (n, extra = []) =>
+  Array.from({ length: n }, () => (rand() < 0.15 ? pick(TOPICS) : pick(FILLER))).concat(extra);
 
 function generateWorkspace(root) {
   mkdirSync(path.join(root, 'skills'), { recursive: true });
@@ -123,7 +129,12 @@ function measure(fn, queries) {
       times.push(performance.now() - t0);
     }
     all.push(...times);
-    roundP99.push(pct(times.sort((a, b) => a - b), 99));
+    roundP99.push(
+      pct(
+        times.sort((a, b) => a - b),
+        99,
+      ),
+    );
   }
   all.sort((a, b) => a - b);
   return { p50: pct(all, 50), p99: pct(all, 99), bestP99: Math.min(...roundP99), max: all[all.length - 1] };
@@ -132,10 +143,20 @@ function measure(fn, queries) {
 async function measureHttp(port, token, queries) {
   const call = (q) =>
     new Promise((resolve, reject) => {
-      const req = http.get({ host: '127.0.0.1', port, path: `/api/agents?query=${encodeURIComponent(q)}`, headers: { authorization: `Bearer ${token}` } }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-      });
+      const req = http.get(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `/api/agents?query=${encodeURIComponent(q)}`,
+          headers: { authorization: `Bearer ${token}` },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`)),
+          );
+        },
+      );
       req.on('error', reject);
     });
   for (const q of queries.slice(0, 30)) await call(q);
@@ -154,16 +175,25 @@ const secret = 'bench-secret-0123456789abcdef0123456789';
 try {
   const agents = generateWorkspace(root);
   for (const a of agents) {
-    Object.assign(a, { _name: a.name.toLowerCase(), _tags: a.tags.join(' '), _category: a.category, _description: a.description.toLowerCase(), _persona: a.persona.toLowerCase() });
+    Object.assign(a, {
+      _name: a.name.toLowerCase(),
+      _tags: a.tags.join(' '),
+      _category: a.category,
+      _description: a.description.toLowerCase(),
+      _persona: a.persona.toLowerCase(),
+    });
   }
-  const queries = Array.from({ length: QUERIES }, () => (rand() < 0.5 ? pick(TOPICS) : `${pick(TOPICS)} ${pick(FILLER)} ${pick(TOPICS)}`));
+  const queries = Array.from({ length: QUERIES }, () =>
+    rand() < 0.5 ? pick(TOPICS) : `${pick(TOPICS)} ${pick(FILLER)} ${pick(TOPICS)}`,
+  );
 
   const logger = createLogger({ name: 'bench', level: 'error' });
   const t0 = performance.now();
   const catalog = new CatalogStore({ root, logger });
   const snap = await catalog.load();
   const loadMs = performance.now() - t0;
-  if (snap.activeAgents.length !== AGENTS) throw new Error(`loaded ${snap.activeAgents.length} of ${AGENTS} agents`);
+  if (snap.activeAgents.length !== AGENTS)
+    throw new Error(`loaded ${snap.activeAgents.length} of ${AGENTS} agents`);
   const svc = new CatalogService(catalog);
 
   const indexed = measure((q) => svc.listAgents({ query: q, limit: 10 }), queries);
@@ -171,30 +201,48 @@ try {
   const mini = miniSearchOver(snap.activeAgents);
   const library = measure((q) => mini.search(q).slice(0, 10), queries);
 
-  const config = loadAppConfig({ JWT_SECRET: secret, WORKSPACE_ROOT: root, WORKSPACE_WATCH: 'false', LOG_LEVEL: 'error', LOCAL_LLM_BASE_URL: 'http://127.0.0.1:1' });
+  const config = loadAppConfig({
+    JWT_SECRET: secret,
+    WORKSPACE_ROOT: root,
+    WORKSPACE_WATCH: 'false',
+    LOG_LEVEL: 'error',
+    LOCAL_LLM_BASE_URL: 'http://127.0.0.1:1',
+  });
   const database = await openCareConsultDatabase({ uri: 'pglite://memory' });
   const deps = createAppDeps({ config, logger, database, catalog });
   const server = http.createServer(createApp(deps));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const token = jwt.sign({ tenantId: 'bench', roles: ['USER'] }, secret, { subject: 'bench-user', issuer: 'care-platform', audience: 'care-platform', expiresIn: 600 });
+  const token = jwt.sign({ tenantId: 'bench', roles: ['USER'] }, secret, {
+    subject: 'bench-user',
+    issuer: 'care-platform',
+    audience: 'care-platform',
+    expiresIn: 600,
+  });
   const viaHttp = await measureHttp(server.address().port, token, queries.slice(0, HTTP_QUERIES));
   server.close();
   await deps.audit.flush();
   await database.close();
 
   const f = (x) => (Number.isNaN(x) ? '—' : x.toFixed(3));
-  const row = (label, m) => console.log(`| ${label} | ${f(m.p50)} | ${f(m.p99)} | ${f(m.bestP99)} | ${f(m.max)} |`);
+  const row = (label, m) =>
+    console.log(`| ${label} | ${f(m.p50)} | ${f(m.p99)} | ${f(m.bestP99)} | ${f(m.max)} |`);
   const load = os.loadavg()[0].toFixed(1);
   console.log(`\n### GET /api/agents?query= over ${AGENTS} generated agents\n`);
-  console.log(`${QUERIES} queries x ${ROUNDS} rounds; workspace load ${(loadMs / 1000).toFixed(1)} s; load average ${load} on ${os.cpus().length} CPUs.\n`);
+  console.log(
+    `${QUERIES} queries x ${ROUNDS} rounds; workspace load ${(loadMs / 1000).toFixed(1)} s; load average ${load} on ${os.cpus().length} CPUs.\n`,
+  );
   console.log('| Path | p50 ms | p99 ms (all) | p99 ms (quietest round) | max ms |');
   console.log('|---|---:|---:|---:|---:|');
   row('catalog search, in-process (service inverted index)', indexed);
   row('comparison: MiniSearch 7.2.0, in-process', library);
   row('baseline: linear scan, in-process', linear);
   row(`full HTTP request (JWT, validation, audit, JSON), loopback, ${HTTP_QUERIES} queries`, viaHttp);
-  console.log(`\nRatio linear scan / index: p50 ${(linear.p50 / indexed.p50).toFixed(1)}x, p99 ${(linear.p99 / indexed.p99).toFixed(1)}x, quietest-round p99 ${(linear.bestP99 / indexed.bestP99).toFixed(1)}x.`);
-  console.log(`Target p99 < 5 ms in-process: ${indexed.p99 < 5 ? 'met' : indexed.bestP99 < 5 ? 'met in the quietest round only (machine busy)' : 'NOT met'} (all ${f(indexed.p99)} ms, quietest round ${f(indexed.bestP99)} ms).`);
+  console.log(
+    `\nRatio linear scan / index: p50 ${(linear.p50 / indexed.p50).toFixed(1)}x, p99 ${(linear.p99 / indexed.p99).toFixed(1)}x, quietest-round p99 ${(linear.bestP99 / indexed.bestP99).toFixed(1)}x.`,
+  );
+  console.log(
+    `Target p99 < 5 ms in-process: ${indexed.p99 < 5 ? 'met' : indexed.bestP99 < 5 ? 'met in the quietest round only (machine busy)' : 'NOT met'} (all ${f(indexed.p99)} ms, quietest round ${f(indexed.bestP99)} ms).`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -12,17 +12,27 @@ const WORKERS = Number(process.env.BENCH_WORKERS);
 cluster.setupPrimary({ exec: path.join(here, 'chat-streams.server.mjs'), args: process.argv.slice(2) });
 const workers = Array.from({ length: WORKERS }, () => cluster.fork());
 const replies = (type, message) =>
-  Promise.all(workers.map((w) => new Promise((resolve) => {
-    const on = (m) => {
-      if (m.type !== type) return;
-      w.off('message', on);
-      resolve(m);
-    };
-    w.on('message', on);
-    if (message) w.send(message);
-  })));
+  Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((resolve) => {
+          const on = (m) => {
+            if (m.type !== type) return;
+            w.off('message', on);
+            resolve(m);
+          };
+          w.on('message', on);
+          if (message) w.send(message);
+        }),
+    ),
+  );
 const ready = await replies('ready');
-process.send({ type: 'ready', ports: ready[0].ports, rss: Math.max(...ready.map((r) => r.rss)), workers: WORKERS });
+process.send({
+  type: 'ready',
+  ports: ready[0].ports,
+  rss: Math.max(...ready.map((r) => r.rss)),
+  workers: WORKERS,
+});
 
 let cpuSince = process.cpuUsage();
 const quantiles = (xs) => {

@@ -17,10 +17,21 @@ const { HashingEmbeddingProvider } = require(path.join(dist, 'embeddings', 'hash
 const { createLogger } = require('@care/service-kit');
 
 const API_KEY = 'bench-memory-key-0123456789';
-const config = loadMemoryConfig({ API_KEY, EMBEDDING_PROVIDER: 'hashing', DATABASE_URI: 'pglite://memory', LOG_LEVEL: 'error' });
+const config = loadMemoryConfig({
+  API_KEY,
+  EMBEDDING_PROVIDER: 'hashing',
+  DATABASE_URI: 'pglite://memory',
+  LOG_LEVEL: 'error',
+});
 const database = await openMemoryDatabase({ uri: 'pglite://memory' });
-const logger = createLogger({ name: 'bench-memory', level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
-const server = http.createServer(createApp({ config, logger, database, embeddings: new HashingEmbeddingProvider() }));
+const logger = createLogger({
+  name: 'bench-memory',
+  level: 'error',
+  destination: new Writable({ write: (_c, _e, cb) => cb() }),
+});
+const server = http.createServer(
+  createApp({ config, logger, database, embeddings: new HashingEmbeddingProvider() }),
+);
 await new Promise((r) => server.listen(0, '127.0.0.1', 2048, r));
 const url = `http://127.0.0.1:${server.address().port}`;
 const tenants = JSON.parse(process.argv[2]);

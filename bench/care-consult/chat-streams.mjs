@@ -39,17 +39,26 @@ const STEADY_MS = Number(process.env.BENCH_STEADY_MS ?? 12000);
 // 1,000 streams runs. Else embedded PGlite, whose WASM heap alone is several hundred MB of the server's RSS.
 let throwaway;
 if (!process.env.BENCH_DATABASE_URI && process.env.TEST_DATABASE_URI) {
-  throwaway = await requireService('@care/db/testing').createServerTestDatabase(process.env.TEST_DATABASE_URI);
+  throwaway = await requireService('@care/db/testing').createServerTestDatabase(
+    process.env.TEST_DATABASE_URI,
+  );
 }
 const DATABASE_URI = process.env.BENCH_DATABASE_URI ?? throwaway?.uri ?? 'pglite://memory';
 const SECRET = 'bench-secret-0123456789abcdefghijklmnop';
 
 const token = (i) =>
   jwt.sign({ email: `b${i}@bench.test`, tenantId: `bench-${i % 10}`, roles: ['USER'] }, SECRET, {
-    algorithm: 'HS256', subject: `bench-user-${i}`, issuer: 'care-platform', audience: 'care-platform', expiresIn: 600,
+    algorithm: 'HS256',
+    subject: `bench-user-${i}`,
+    issuer: 'care-platform',
+    audience: 'care-platform',
+    expiresIn: 600,
   });
 const TOKENS = Array.from({ length: 50 }, (_, i) => token(i));
-const BODY = JSON.stringify({ messages: [{ role: 'user', content: 'How can I build a calmer bedtime routine and sleep better?' }], agent_id: 'sleep-coach' });
+const BODY = JSON.stringify({
+  messages: [{ role: 'user', content: 'How can I build a calmer bedtime routine and sleep better?' }],
+  agent_id: 'sleep-coach',
+});
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
 /** One stream: time to the first complete frame, frames counted, status. */
@@ -64,19 +73,43 @@ function stream(port, i) {
     let frames = 0;
     let tail = '';
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/api/chat', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKENS[i % TOKENS.length]}`, 'x-bench-i': String(i) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/chat',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${TOKENS[i % TOKENS.length]}`,
+          'x-bench-i': String(i),
+        },
+      },
       (res) => {
         res.setEncoding('utf8');
         res.on('data', (chunk) => {
           const text = tail + chunk;
           const n = text.split('\n\n').length - 1;
           if (n && first === undefined) first = performance.now() - t0;
-          if (firstToken === undefined && text.includes('\nevent: token\n')) firstToken = performance.now() - t0;
+          if (firstToken === undefined && text.includes('\nevent: token\n'))
+            firstToken = performance.now() - t0;
           if (!kbCited && text.includes('"kind":"kb"')) kbCited = true;
           frames += (text.match(/\nevent: /g) ?? []).length;
           tail = text.slice(text.lastIndexOf('\n\n') + 2);
         });
-        res.on('end', () => resolve({ i, start, connected, status: res.statusCode, first, firstToken, kbCited, frames, total: performance.now() - t0 }));
+        res.on('end', () =>
+          resolve({
+            i,
+            start,
+            connected,
+            status: res.statusCode,
+            first,
+            firstToken,
+            kbCited,
+            frames,
+            total: performance.now() - t0,
+          }),
+        );
       },
     );
     // The client's own connect: when the handshake completed on this side (SYN-ACK received). A late one means
@@ -93,7 +126,18 @@ function summarize(results, wall, extra = {}) {
   const firsts = ok.map((r) => r.first).sort((a, b) => a - b);
   const q = (p) => (firsts.length ? firsts[Math.min(firsts.length - 1, Math.floor(p * firsts.length))] : NaN);
   const events = ok.reduce((n, r) => n + r.frames, 0);
-  return { results, ok: ok.length, failed: results.length - ok.length, p50: q(0.5), p99: q(0.99), events, eventsPerSec: events / wall, wall, errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))], ...extra };
+  return {
+    results,
+    ok: ok.length,
+    failed: results.length - ok.length,
+    p50: q(0.5),
+    p99: q(0.99),
+    events,
+    eventsPerSec: events / wall,
+    wall,
+    errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))],
+    ...extra,
+  };
 }
 
 // The client's own event-loop delay per run, so a slow client is not taken for a slow server.
@@ -109,7 +153,8 @@ const cpuTimes = () => {
     return undefined;
   }
 };
-const busyBetween = (before, after) => (before && after ? 1 - (after.idle - before.idle) / (after.total - before.total) : NaN);
+const busyBetween = (before, after) =>
+  before && after ? 1 - (after.idle - before.idle) / (after.total - before.total) : NaN;
 const machineBusy = (before) => busyBetween(before, cpuTimes());
 
 /** BENCH_DEBUG: CPU ticks (10 ms) per 200 ms of the server, this client and PostgreSQL, from /proc. */
@@ -122,7 +167,14 @@ function sampleCpu() {
         const comm = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')'));
         const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
         const t = Number(f[11]) + Number(f[12]);
-        const k = Number(pid) === child.pid ? 'server' : Number(pid) === process.pid ? 'client' : comm.startsWith('postgres') ? 'pg' : 'other';
+        const k =
+          Number(pid) === child.pid
+            ? 'server'
+            : Number(pid) === process.pid
+              ? 'client'
+              : comm.startsWith('postgres')
+                ? 'pg'
+                : 'other';
         out[k] += t;
       } catch {}
     }
@@ -134,11 +186,16 @@ function sampleCpu() {
   const timer = setInterval(() => {
     const cur = procs();
     const t = cpuTimes();
-    rows.push(`busy ${(100 * busyBetween(prevT, t)).toFixed(0)}% srv ${cur.server - prev.server} cli ${cur.client - prev.client} pg ${cur.pg - prev.pg} oth ${cur.other - prev.other}`);
+    rows.push(
+      `busy ${(100 * busyBetween(prevT, t)).toFixed(0)}% srv ${cur.server - prev.server} cli ${cur.client - prev.client} pg ${cur.pg - prev.pg} oth ${cur.other - prev.other}`,
+    );
     prev = cur;
     prevT = t;
   }, 200);
-  return () => { clearInterval(timer); return rows; };
+  return () => {
+    clearInterval(timer);
+    return rows;
+  };
 }
 
 async function phase(port, ramp) {
@@ -150,7 +207,8 @@ async function phase(port, ramp) {
     if (ramp && i % 10 === 9) await new Promise((r) => setTimeout(r, (ramp * 10) / STREAMS));
   }
   const results = await Promise.all(runs);
-  if (stopSampling) console.error('cpu per 200 ms (ticks of 10 ms):\n' + stopSampling().slice(0, 15).join('\n'));
+  if (stopSampling)
+    console.error('cpu per 200 ms (ticks of 10 ms):\n' + stopSampling().slice(0, 15).join('\n'));
   return summarize(results, (performance.now() - started) / 1000);
 }
 
@@ -182,12 +240,19 @@ async function steady(port) {
       if (t > openedAll) measured.push(r);
     }
   };
-  const sampler = setInterval(() => performance.now() > openedAll && performance.now() < windowEnd && counts.push(open), 100);
+  const sampler = setInterval(
+    () => performance.now() > openedAll && performance.now() < windowEnd && counts.push(open),
+    100,
+  );
   const slots = Array.from({ length: STREAMS }, (_, i) => slot(i));
   await Promise.all(slots);
   clearInterval(sampler);
   const wall = (performance.now() - started) / 1000;
-  return summarize(measured, wall, { openMin: Math.min(...counts), openMax: Math.max(...counts), measured: measured.length });
+  return summarize(measured, wall, {
+    openMin: Math.min(...counts),
+    openMax: Math.max(...counts),
+    measured: measured.length,
+  });
 }
 
 // Grounded phase (ADR 0421): GROUNDED_STREAMS consultations at once whose turns search the memory service's knowledge
@@ -196,24 +261,69 @@ async function steady(port) {
 const GROUNDED_STREAMS = Number(process.env.BENCH_GROUNDED_STREAMS ?? 50);
 const PHASES = (process.env.BENCH_PHASES ?? 'steady,burst,unpaced,grounded').split(',');
 const memoryBuilt = fs.existsSync(path.resolve(here, '../../services/memory/dist/app.js'));
-if (PHASES.includes('grounded') && !memoryBuilt) console.error('grounded phase skipped: services/memory is not built (pnpm --filter @care/memory build)');
-const memoryChild = PHASES.includes('grounded') && memoryBuilt
-  ? fork(path.join(here, 'chat-streams.memory.mjs'), [JSON.stringify(Array.from({ length: 10 }, (_, i) => `bench-${i}`))], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+if (PHASES.includes('grounded') && !memoryBuilt)
+  console.error('grounded phase skipped: services/memory is not built (pnpm --filter @care/memory build)');
+const memoryChild =
+  PHASES.includes('grounded') && memoryBuilt
+    ? fork(
+        path.join(here, 'chat-streams.memory.mjs'),
+        [JSON.stringify(Array.from({ length: 10 }, (_, i) => `bench-${i}`))],
+        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      )
+    : undefined;
+const memory = memoryChild
+  ? await new Promise((resolve) =>
+      memoryChild.on('message', (m) => m.type === 'ready' && resolve({ url: m.url, apiKey: m.apiKey })),
+    )
   : undefined;
-const memory = memoryChild ? await new Promise((resolve) => memoryChild.on('message', (m) => m.type === 'ready' && resolve({ url: m.url, apiKey: m.apiKey }))) : undefined;
 // BENCH_WORKERS=N: the server as N node:cluster workers behind the same ports (WEB_CONCURRENCY, ADR 0406).
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
-const child = fork(path.join(here, WORKERS > 1 ? 'chat-streams.cluster.mjs' : 'chat-streams.server.mjs'), [JSON.stringify({ secret: SECRET, tokenDelayMs: TOKEN_DELAY_MS, databaseUri: DATABASE_URI, frames: FRAMES, cpuProfDir: process.env.BENCH_CPU_PROF, memory })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) });
+const child = fork(
+  path.join(here, WORKERS > 1 ? 'chat-streams.cluster.mjs' : 'chat-streams.server.mjs'),
+  [
+    JSON.stringify({
+      secret: SECRET,
+      tokenDelayMs: TOKEN_DELAY_MS,
+      databaseUri: DATABASE_URI,
+      frames: FRAMES,
+      cpuProfDir: process.env.BENCH_CPU_PROF,
+      memory,
+    }),
+  ],
+  {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  },
+);
 // `profile` names the run that starts now: with BENCH_CPU_PROF the server writes one CPU profile per run
 // (<dir>/<chat|bare>-<phase>.cpuprofile, for cpu-stages.mjs), from this message to the next.
-const ask = (type, profile) => new Promise((resolve) => { child.once('message', resolve); child.send({ type, profile }); });
+const ask = (type, profile) =>
+  new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send({ type, profile });
+  });
 const ready = await new Promise((resolve) => child.on('message', (m) => m.type === 'ready' && resolve(m)));
 const rows = [];
-const guard = setTimeout(() => { console.error('bench exceeded 10 minutes, stopping'); child.kill(); memoryChild?.kill(); process.exit(2); }, 600_000);
+const guard = setTimeout(() => {
+  console.error('bench exceeded 10 minutes, stopping');
+  child.kill();
+  memoryChild?.kill();
+  process.exit(2);
+}, 600_000);
 // BENCH_PHASES=steady,burst,unpaced,grounded (default all) runs a subset, e.g. with BENCH_CPU_PROF to profile one phase.
 for (const [label, chatPort, barePort, run] of [
-  [`steady (${STREAMS} open, ${TOKEN_DELAY_MS} ms/token, new streams measured over ${STEADY_MS / 1000} s)`, ready.ports.chatPaced, ready.ports.barePaced, steady],
-  [`burst (${TOKEN_DELAY_MS} ms/token, ${STREAMS} opened within ${RAMP_MS} ms)`, ready.ports.chatPaced, ready.ports.barePaced, (port) => phase(port, RAMP_MS)],
+  [
+    `steady (${STREAMS} open, ${TOKEN_DELAY_MS} ms/token, new streams measured over ${STEADY_MS / 1000} s)`,
+    ready.ports.chatPaced,
+    ready.ports.barePaced,
+    steady,
+  ],
+  [
+    `burst (${TOKEN_DELAY_MS} ms/token, ${STREAMS} opened within ${RAMP_MS} ms)`,
+    ready.ports.chatPaced,
+    ready.ports.barePaced,
+    (port) => phase(port, RAMP_MS),
+  ],
   [`unpaced (${STREAMS} at once)`, ready.ports.chatFast, ready.ports.bareFast, (port) => phase(port, 0)],
 ].filter(([label]) => PHASES.includes(label.split(' ')[0]))) {
   await stream(chatPort, 0); // warm-up: catalog index, retrieval index, JIT
@@ -228,9 +338,15 @@ for (const [label, chatPort, barePort, run] of [
   if (process.env.BENCH_DEBUG) {
     // Where the slowest first events spent their time, per stream (client and server clocks share the epoch).
     const byI = new Map(chatRss.debugRows.map((d) => [Number(d.i), d]));
-    for (const r of chat.results.filter((x) => x.first !== undefined).sort((a, b) => b.first - a.first).slice(0, 12)) {
+    for (const r of chat.results
+      .filter((x) => x.first !== undefined)
+      .sort((a, b) => b.first - a.first)
+      .slice(0, 12)) {
       const d = byI.get(r.i);
-      if (d) console.error(`#${r.i} @${d.rel.toFixed(0)} first ${r.first.toFixed(1)}: connect+accept ${(d.accept - r.start).toFixed(1)} (client connected ${r.connected?.toFixed(1)}, then accept ${(d.accept - r.start - (r.connected ?? NaN)).toFixed(1)}) | accept->request ${(d.request - d.accept).toFixed(1)} | request->written ${(d.written - d.request).toFixed(1)} | written->socket ${(d.socket - d.written).toFixed(1)} | socket->client ${(r.start + r.first - d.socket).toFixed(1)}`);
+      if (d)
+        console.error(
+          `#${r.i} @${d.rel.toFixed(0)} first ${r.first.toFixed(1)}: connect+accept ${(d.accept - r.start).toFixed(1)} (client connected ${r.connected?.toFixed(1)}, then accept ${(d.accept - r.start - (r.connected ?? NaN)).toFixed(1)}) | accept->request ${(d.request - d.accept).toFixed(1)} | request->written ${(d.written - d.request).toFixed(1)} | written->socket ${(d.socket - d.written).toFixed(1)} | socket->client ${(r.start + r.first - d.socket).toFixed(1)}`,
+        );
     }
   }
   clientLoop.reset();
@@ -239,7 +355,15 @@ for (const [label, chatPort, barePort, run] of [
   bare.busy = machineBusy(cpu);
   bare.clientLoop = [clientLoop.percentile(99) / 1e6, clientLoop.max / 1e6];
   const bareRss = await ask('rss');
-  rows.push({ label, chat, bare, chatRss: chatRss.peak, bareRss: bareRss.peak, chatSrv: chatRss, bareSrv: bareRss });
+  rows.push({
+    label,
+    chat,
+    bare,
+    chatRss: chatRss.peak,
+    bareRss: bareRss.peak,
+    chatSrv: chatRss,
+    bareSrv: bareRss,
+  });
 }
 let groundedRows;
 if (memory) {
@@ -256,9 +380,18 @@ if (memory) {
     grounded.push(...(await at(ready.ports.chatGrounded)));
   }
   const tokenQ = (rs) => {
-    const xs = rs.filter((r) => r.status === 200 && r.firstToken !== undefined).map((r) => r.firstToken).sort((a, b) => a - b);
+    const xs = rs
+      .filter((r) => r.status === 200 && r.firstToken !== undefined)
+      .map((r) => r.firstToken)
+      .sort((a, b) => a - b);
     const q = (p) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] : NaN);
-    return { ok: xs.length, failed: rs.length - xs.length, cited: rs.filter((r) => r.kbCited).length, p50: q(0.5), p99: q(0.99) };
+    return {
+      ok: xs.length,
+      failed: rs.length - xs.length,
+      cited: rs.filter((r) => r.kbCited).length,
+      p50: q(0.5),
+      p99: q(0.99),
+    };
   };
   groundedRows = { plain: tokenQ(plain), grounded: tokenQ(grounded) };
   await ask('rss');
@@ -271,30 +404,64 @@ await throwaway?.drop();
 
 const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (v) => `${v.toFixed(1)} ms`;
-const dbLabel = DATABASE_URI.startsWith('pglite') ? 'embedded PGlite' : `PostgreSQL ${DATABASE_URI.split('@').pop()}`;
-console.log(`\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}${WORKERS > 1 ? ` per worker, ${WORKERS} node:cluster workers; CPU per stream includes the primary` : ''}, ${dbLabel})\n`);
-console.log('| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame written p50 / p99 | -> on the socket p50 / p99 | accept -> request p50 / p99 | server loop delay p99 / max | client loop delay p99 / max | server CPU per stream | machine CPU busy | events | events/s | peak server RSS | open streams while measured |');
+const dbLabel = DATABASE_URI.startsWith('pglite')
+  ? 'embedded PGlite'
+  : `PostgreSQL ${DATABASE_URI.split('@').pop()}`;
+console.log(
+  `\n## POST /api/chat: ${STREAMS} concurrent streams, offline engine (server RSS at start ${mb(ready.rss)}${WORKERS > 1 ? ` per worker, ${WORKERS} node:cluster workers; CPU per stream includes the primary` : ''}, ${dbLabel})\n`,
+);
+console.log(
+  '| phase | server | ok / failed | first event p50 (client) | p99 (client) | in the server: request -> first frame written p50 / p99 | -> on the socket p50 / p99 | accept -> request p50 / p99 | server loop delay p99 / max | client loop delay p99 / max | server CPU per stream | machine CPU busy | events | events/s | peak server RSS | open streams while measured |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  for (const [name, m, srv] of [['care-consult chat', r.chat, r.chatSrv], ['bare SSE writer', r.bare, r.bareSrv]]) {
-    console.log(`| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.socketFirst.p50)} / ${ms(srv.socketFirst.p99)} | ${ms(srv.acceptP50)} / ${ms(srv.acceptP99)} | ${ms(srv.loopP99)} / ${ms(srv.loopMax)} | ${ms(m.clientLoop[0])} / ${ms(m.clientLoop[1])} | ${ms(srv.cpuMsPerRequest)} | ${(100 * m.busy).toFixed(0)} % | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} | ${m.openMin === undefined ? 'all' : `${m.openMin}-${m.openMax} (${m.measured} measured)`} |`);
+  for (const [name, m, srv] of [
+    ['care-consult chat', r.chat, r.chatSrv],
+    ['bare SSE writer', r.bare, r.bareSrv],
+  ]) {
+    console.log(
+      `| ${r.label} | ${name} | ${m.ok} / ${m.failed} | ${ms(m.p50)} | ${ms(m.p99)} | ${ms(srv.serverFirst.p50)} / ${ms(srv.serverFirst.p99)} | ${ms(srv.socketFirst.p50)} / ${ms(srv.socketFirst.p99)} | ${ms(srv.acceptP50)} / ${ms(srv.acceptP99)} | ${ms(srv.loopP99)} / ${ms(srv.loopMax)} | ${ms(m.clientLoop[0])} / ${ms(m.clientLoop[1])} | ${ms(srv.cpuMsPerRequest)} | ${(100 * m.busy).toFixed(0)} % | ${m.events} | ${m.eventsPerSec.toFixed(0)} | ${mb(srv.peak)} | ${m.openMin === undefined ? 'all' : `${m.openMin}-${m.openMax} (${m.measured} measured)`} |`,
+    );
   }
 }
-console.log('\n| phase | events/s ratio chat / bare | first event p99 ratio (client) | target p99 < 50 ms (client) | target RSS < 400 MB |');
+console.log(
+  '\n| phase | events/s ratio chat / bare | first event p99 ratio (client) | target p99 < 50 ms (client) | target RSS < 400 MB |',
+);
 console.log('|---|---|---|---|---|');
 for (const r of rows) {
-  console.log(`| ${r.label} | ${(r.chat.eventsPerSec / r.bare.eventsPerSec).toFixed(2)} | ${(r.chat.p99 / r.bare.p99).toFixed(1)}x | ${r.chat.p99 < 50 ? 'met' : 'MISSED'} (${ms(r.chat.p99)}) | ${r.chatRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'} (${mb(r.chatRss)}) |`);
+  console.log(
+    `| ${r.label} | ${(r.chat.eventsPerSec / r.bare.eventsPerSec).toFixed(2)} | ${(r.chat.p99 / r.bare.p99).toFixed(1)}x | ${r.chat.p99 < 50 ? 'met' : 'MISSED'} (${ms(r.chat.p99)}) | ${r.chatRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'} (${mb(r.chatRss)}) |`,
+  );
 }
-if (WORKERS > 1) for (const r of rows) console.log(`\n${r.label}: requests per worker chat ${r.chatSrv.requestsPerWorker.join(' / ')}, bare ${r.bareSrv.requestsPerWorker.join(' / ')}; peak RSS per worker chat ${r.chatSrv.peakPerWorker.map(mb).join(' / ')}; primary CPU chat ${r.chatSrv.primaryCpuMs.toFixed(0)} ms, bare ${r.bareSrv.primaryCpuMs.toFixed(0)} ms`);
+if (WORKERS > 1)
+  for (const r of rows)
+    console.log(
+      `\n${r.label}: requests per worker chat ${r.chatSrv.requestsPerWorker.join(' / ')}, bare ${r.bareSrv.requestsPerWorker.join(' / ')}; peak RSS per worker chat ${r.chatSrv.peakPerWorker.map(mb).join(' / ')}; primary CPU chat ${r.chatSrv.primaryCpuMs.toFixed(0)} ms, bare ${r.bareSrv.primaryCpuMs.toFixed(0)} ms`,
+    );
 if (groundedRows) {
   const { plain, grounded } = groundedRows;
-  console.log(`\n## Grounded turns: ${GROUNDED_STREAMS} consultations at once, two rounds each, ${TOKEN_DELAY_MS} ms/token; first token (client)\n`);
+  console.log(
+    `\n## Grounded turns: ${GROUNDED_STREAMS} consultations at once, two rounds each, ${TOKEN_DELAY_MS} ms/token; first token (client)\n`,
+  );
   console.log('| turn | ok / no token | cited the knowledge base | first token p50 | first token p99 |');
   console.log('|---|---|---|---|---|');
-  console.log(`| ungrounded (same agent, no memory service) | ${plain.ok} / ${plain.failed} | ${plain.cited} | ${ms(plain.p50)} | ${ms(plain.p99)} |`);
-  console.log(`| grounded (knowledge base + memories searched every turn) | ${grounded.ok} / ${grounded.failed} | ${grounded.cited} | ${ms(grounded.p50)} | ${ms(grounded.p99)} |`);
+  console.log(
+    `| ungrounded (same agent, no memory service) | ${plain.ok} / ${plain.failed} | ${plain.cited} | ${ms(plain.p50)} | ${ms(plain.p99)} |`,
+  );
+  console.log(
+    `| grounded (knowledge base + memories searched every turn) | ${grounded.ok} / ${grounded.failed} | ${grounded.cited} | ${ms(grounded.p50)} | ${ms(grounded.p99)} |`,
+  );
   const ratio = grounded.p99 / plain.p99;
-  console.log(`\nGrounded / ungrounded first-token p99: ${ratio.toFixed(2)}x (target <= 1.2x: ${ratio <= 1.2 ? 'met' : 'MISSED'}); grounded p99 ${ms(grounded.p99)} (target < 150 ms: ${grounded.p99 < 150 ? 'met' : 'MISSED'}).`);
+  console.log(
+    `\nGrounded / ungrounded first-token p99: ${ratio.toFixed(2)}x (target <= 1.2x: ${ratio <= 1.2 ? 'met' : 'MISSED'}); grounded p99 ${ms(grounded.p99)} (target < 150 ms: ${grounded.p99 < 150 ? 'met' : 'MISSED'}).`,
+  );
 }
-console.log(`\nMachine load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores.`);
-for (const r of rows) for (const m of [r.chat, r.bare]) if (m.errors.length) console.log(`\nerrors (${r.label}): ${m.errors.join('; ')}`);
+console.log(
+  `\nMachine load average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${os.cpus().length} cores.`,
+);
+for (const r of rows)
+  for (const m of [r.chat, r.bare])
+    if (m.errors.length) console.log(`\nerrors (${r.label}): ${m.errors.join('; ')}`);

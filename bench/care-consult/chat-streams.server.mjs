@@ -22,13 +22,19 @@ const { secret, tokenDelayMs, databaseUri, frames, cpuProfDir, memory } = JSON.p
 // BENCH_CPU_PROF: one CPU profile per measured run, started and stopped by the parent's messages.
 const inspector = cpuProfDir ? new (await import('node:inspector')).Session() : undefined;
 inspector?.connect();
-const post = (method, params) => new Promise((resolve, reject) => inspector.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
+const post = (method, params) =>
+  new Promise((resolve, reject) =>
+    inspector.post(method, params, (err, r) => (err ? reject(err) : resolve(r))),
+  );
 let profiling;
 async function switchProfile(next) {
   if (!inspector) return;
   if (profiling) {
     const { profile } = await post('Profiler.stop');
-    (await import('node:fs')).writeFileSync(path.join(cpuProfDir, `${profiling}.cpuprofile`), JSON.stringify(profile));
+    (await import('node:fs')).writeFileSync(
+      path.join(cpuProfDir, `${profiling}.cpuprofile`),
+      JSON.stringify(profile),
+    );
   }
   profiling = next;
   if (next) {
@@ -36,15 +42,29 @@ async function switchProfile(next) {
     await post('Profiler.start');
   }
 }
-const logger = createLogger({ name: 'bench', level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+const logger = createLogger({
+  name: 'bench',
+  level: 'error',
+  destination: new Writable({ write: (_c, _e, cb) => cb() }),
+});
 const database = await openCareConsultDatabase({ uri: databaseUri });
 const servers = [];
 
 // `grounded`: turns search the memory service's knowledge base (and recall/save memories) as in production (ADR 0421).
 async function chatApp(delay, grounded = false) {
   const memoryEnv = grounded ? { MEMORY_BASE_URL: memory.url, MEMORY_API_KEY: memory.apiKey } : {};
-  const config = loadAppConfig({ JWT_SECRET: secret, WORKSPACE_WATCH: 'false', LOG_LEVEL: 'error', CHAT_OFFLINE_TOKEN_DELAY_MS: String(delay), CHAT_HEARTBEAT_MS: '15000', ...memoryEnv });
-  const catalog = new CatalogStore({ root: config.WORKSPACE_ROOT ?? path.join(service, 'workspace'), logger });
+  const config = loadAppConfig({
+    JWT_SECRET: secret,
+    WORKSPACE_WATCH: 'false',
+    LOG_LEVEL: 'error',
+    CHAT_OFFLINE_TOKEN_DELAY_MS: String(delay),
+    CHAT_HEARTBEAT_MS: '15000',
+    ...memoryEnv,
+  });
+  const catalog = new CatalogStore({
+    root: config.WORKSPACE_ROOT ?? path.join(service, 'workspace'),
+    logger,
+  });
   await catalog.load();
   const deps = createAppDeps({ config, logger, database, catalog });
   await deps.agentRouter.ready(); // as main does: the routing model loads before serving
@@ -90,7 +110,15 @@ function timed(handler) {
   return (req, res) => {
     const t0 = performance.now();
     requests++;
-    const dbg = req.headers['x-bench-i'] !== undefined && process.env.BENCH_DEBUG ? { i: req.headers['x-bench-i'], accept: performance.timeOrigin + req.socket.acceptedAt, request: performance.timeOrigin + t0, rel: t0 } : undefined;
+    const dbg =
+      req.headers['x-bench-i'] !== undefined && process.env.BENCH_DEBUG
+        ? {
+            i: req.headers['x-bench-i'],
+            accept: performance.timeOrigin + req.socket.acceptedAt,
+            request: performance.timeOrigin + t0,
+            rel: t0,
+          }
+        : undefined;
     if (dbg) debugRows.push(dbg);
     acceptToRequest.push(t0 - req.socket.acceptedAt);
     const write = res.write;
@@ -138,11 +166,33 @@ process.on('message', async (m) => {
     await switchProfile(m.profile);
     const quantile = (xs) => {
       const sorted = xs.sort((a, b) => a - b);
-      return (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
+      return (p) =>
+        sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
     };
     const q = quantile(firstWrites);
     const qs = quantile(firstSocketWrites);
-    process.send({ type: 'rss', debugRows, peak: peakRss, now: process.memoryUsage().rss, serverFirst: { p50: q(0.5), p99: q(0.99) }, socketFirst: { p50: qs(0.5), p99: qs(0.99) }, loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN, acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN, cpuMsPerRequest: requests ? ((cpu) => (cpu.user + cpu.system) / 1000 / requests)(process.cpuUsage(cpuSince)) : NaN, raw: { firstWrites, firstSocketWrites, acceptToRequest, requests, cpuMs: ((cpu) => (cpu.user + cpu.system) / 1000)(process.cpuUsage(cpuSince)) } });
+    process.send({
+      type: 'rss',
+      debugRows,
+      peak: peakRss,
+      now: process.memoryUsage().rss,
+      serverFirst: { p50: q(0.5), p99: q(0.99) },
+      socketFirst: { p50: qs(0.5), p99: qs(0.99) },
+      loopP99: loopDelay.percentile(99) / 1e6,
+      loopMax: loopDelay.max / 1e6,
+      acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN,
+      acceptP99: acceptToRequest[Math.floor(acceptToRequest.length * 0.99)] ?? NaN,
+      cpuMsPerRequest: requests
+        ? ((cpu) => (cpu.user + cpu.system) / 1000 / requests)(process.cpuUsage(cpuSince))
+        : NaN,
+      raw: {
+        firstWrites,
+        firstSocketWrites,
+        acceptToRequest,
+        requests,
+        cpuMs: ((cpu) => (cpu.user + cpu.system) / 1000)(process.cpuUsage(cpuSince)),
+      },
+    });
     cpuSince = process.cpuUsage();
     requests = 0;
     acceptToRequest = [];

@@ -17,15 +17,39 @@ const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 const STAGES = [
   ['bare writer', (f) => /chat-streams\.server\.mjs$/.test(f.url) && /^bare/.test(f.functionName)],
   ['bench harness', (f) => /chat-streams\.server\.mjs$/.test(f.url)],
-  ['authentication', (f) => /auth\.middleware|access-token-verifier|bearer-auth|jsonwebtoken|\/jws\/|\/jwa\/|buffer-equal|ecdsa-sig/.test(f.url)],
-  ['body parse', (f) => /body-parser|raw-body|iconv-lite|content-type|type-is|media-typer|\/bytes\//.test(f.url)],
-  ['validation', (f) => /service-kit\/dist\/validate|ajv|typebox|@care\/contracts|packages\/contracts/.test(f.url)],
+  [
+    'authentication',
+    (f) =>
+      /auth\.middleware|access-token-verifier|bearer-auth|jsonwebtoken|\/jws\/|\/jwa\/|buffer-equal|ecdsa-sig/.test(
+        f.url,
+      ),
+  ],
+  [
+    'body parse',
+    (f) => /body-parser|raw-body|iconv-lite|content-type|type-is|media-typer|\/bytes\//.test(f.url),
+  ],
+  [
+    'validation',
+    (f) => /service-kit\/dist\/validate|ajv|typebox|@care\/contracts|packages\/contracts/.test(f.url),
+  ],
   ['red-flag screen', (f) => /\/safety\/|sentence-encoder|onnxruntime|transformers/.test(f.url)],
   ['routing', (f) => /agent-router|chat\/routing/.test(f.url)],
   ['retrieval', (f) => /builtin\/retrieval|chat\/grounding|memory\.client/.test(f.url)],
-  ['lease/thread writes, audit', (f) => /threads\/|drizzle-orm|\/pg\/|pg-protocol|pg-pool|pg-types|postgres-array|postgres-date|audit\/|packages\/db|@care\/db/.test(f.url)],
+  [
+    'lease/thread writes, audit',
+    (f) =>
+      /threads\/|drizzle-orm|\/pg\/|pg-protocol|pg-pool|pg-types|postgres-array|postgres-date|audit\/|packages\/db|@care\/db/.test(
+        f.url,
+      ),
+  ],
   ['tools, catalog', (f) => /tools\/|catalog\/|skill-library|chat-catalog|catalog-adapter/.test(f.url)],
-  ['token path', (f) => /builtin\.provider|builtin\.answer|model-loop|sse-writer|chat-events|chat\.routes|chat-answer|suggestions|prompt/.test(f.url)],
+  [
+    'token path',
+    (f) =>
+      /builtin\.provider|builtin\.answer|model-loop|sse-writer|chat-events|chat\.routes|chat-answer|suggestions|prompt/.test(
+        f.url,
+      ),
+  ],
   ['chat service (prepare, record)', (f) => /chat\.service/.test(f.url)],
   ['logging, metrics', (f) => /pino|prom-client|metrics/.test(f.url)],
 ];
@@ -33,7 +57,10 @@ const GENERIC = [
   ['(garbage collector)', (f) => f.functionName === '(garbage collector)'],
   ['(idle)', (f) => f.functionName === '(idle)'],
   ['(program)', (f) => f.functionName === '(program)'],
-  ['express, middleware', (f) => /express|router|finalhandler|cors|helmet|service-kit|on-finished|send\//.test(f.url)],
+  [
+    'express, middleware',
+    (f) => /express|router|finalhandler|cors|helmet|service-kit|on-finished|send\//.test(f.url),
+  ],
   ['node http, net, streams', (f) => /^node:/.test(f.url)],
 ];
 
@@ -51,7 +78,8 @@ const classify = (id) => {
   if (!stage) {
     const leaf = byId.get(id).callFrame;
     stage = GENERIC.find(([, m]) => m(leaf))?.[0];
-    for (let cur = parent.get(id); cur !== undefined && !stage; cur = parent.get(cur)) stage = GENERIC.find(([, m]) => m(byId.get(cur).callFrame))?.[0];
+    for (let cur = parent.get(id); cur !== undefined && !stage; cur = parent.get(cur))
+      stage = GENERIC.find(([, m]) => m(byId.get(cur).callFrame))?.[0];
     stage ??= 'other';
   }
   stageOf.set(id, stage);
@@ -66,11 +94,16 @@ for (let i = 0; i < profile.samples.length; i++) {
   ms.set(stage, (ms.get(stage) ?? 0) + dt);
 }
 const total = [...ms].filter(([k]) => k !== '(idle)').reduce((a, [, v]) => a + v, 0);
-console.log(`\n${file}: ${(total / 1000).toFixed(1)} s on the main thread (idle excluded); per stream over ${chatN} chat / ${bareN} bare streams\n`);
+console.log(
+  `\n${file}: ${(total / 1000).toFixed(1)} s on the main thread (idle excluded); per stream over ${chatN} chat / ${bareN} bare streams\n`,
+);
 console.log('| stage | ms total | share | ms per chat stream |');
 console.log('|---|---|---|---|');
 for (const [stage, v] of [...ms].sort((a, b) => b[1] - a[1])) {
   if (stage === '(idle)') continue;
-  const per = stage === 'bare writer' ? `${(v / Number(bareN)).toFixed(3)} (per bare stream)` : (v / Number(chatN)).toFixed(3);
+  const per =
+    stage === 'bare writer'
+      ? `${(v / Number(bareN)).toFixed(3)} (per bare stream)`
+      : (v / Number(chatN)).toFixed(3);
   console.log(`| ${stage} | ${v.toFixed(0)} | ${((100 * v) / total).toFixed(1)} % | ${per} |`);
 }

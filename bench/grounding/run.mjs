@@ -42,19 +42,30 @@ const keepDir = option('--keep');
 const reuseDir = option('--reuse');
 const corpusFile = process.env.MEDQUAD_PATH ?? '/work/shared/data/medquad/medquad-dev.jsonl';
 const concurrency = Number(process.env.INGEST_CONCURRENCY ?? 8);
-const readJsonl = (f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-
+const readJsonl = (f) =>
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 function start(name, port, env) {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: path.join(root, 'services', name),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Warnings (e.g. a knowledge-base document the memory service did not store) go to stderr, the first few only.
   let shown = 0;
   child.stdout.on('data', (chunk) => {
-    for (const line of String(chunk).split('\n')) if (/"level":(40|50)/.test(line) && shown++ < 5) process.stderr.write(`${name}: ${line.slice(0, 400)}\n`);
+    for (const line of String(chunk).split('\n'))
+      if (/"level":(40|50)/.test(line) && shown++ < 5)
+        process.stderr.write(`${name}: ${line.slice(0, 400)}\n`);
   });
   return { name, child, url: `http://127.0.0.1:${port}` };
 }
@@ -75,7 +86,10 @@ const session = { authUrl: '', token: '' };
 async function call(url, init = {}) {
   for (let attempt = 0; ; attempt++) {
     const token = init.token === true ? session.token : init.token;
-    const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const headers = {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    };
     const res = await fetch(url, { ...init, headers });
     if (res.status === 429 && attempt < 20) {
       await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
@@ -141,16 +155,32 @@ for (const qa of corpus) {
   byQuestion.set(q, [...(byQuestion.get(q) ?? []), keyOf(qa)]);
 }
 // Drawn from the documents the KB holds (all of them after a full ingestion).
-const medquadOf = (docs) => sample(docs, sampleSize).map((qa) => ({
-  question: norm(qa.question),
-  own: keyOf(qa),
-  relevant: byQuestion.get(norm(qa.question).toLowerCase()).map((k) => ({ key: k, grade: 2 })),
-}));
-const asSet = (file) => readJsonl(file).map((q) => ({ question: q.question, relevant: q.relevant.map((r) => ({ key: `${r.collection}:${r.id}`, grade: r.grade })) }));
+const medquadOf = (docs) =>
+  sample(docs, sampleSize).map((qa) => ({
+    question: norm(qa.question),
+    own: keyOf(qa),
+    relevant: byQuestion.get(norm(qa.question).toLowerCase()).map((k) => ({ key: k, grade: 2 })),
+  }));
+const asSet = (file) =>
+  readJsonl(file).map((q) => ({
+    question: q.question,
+    relevant: q.relevant.map((r) => ({ key: `${r.collection}:${r.id}`, grade: r.grade })),
+  }));
 const sets = [
-  { name: `MedQuAD questions (${sampleSize && sampleSize < corpus.length ? `seeded sample of ${sampleSize}` : 'all'})`, questions: [], medquad: true },
+  {
+    name: `MedQuAD questions (${sampleSize && sampleSize < corpus.length ? `seeded sample of ${sampleSize}` : 'all'})`,
+    questions: [],
+    medquad: true,
+  },
   { name: 'consumer-dev.jsonl', questions: asSet(path.join(here, 'consumer-dev.jsonl')) },
-  ...(flag('--final') ? [{ name: 'consumer-blind-final.jsonl (run once)', questions: asSet(path.join(here, 'consumer-blind-final.jsonl')) }] : []),
+  ...(flag('--final')
+    ? [
+        {
+          name: 'consumer-blind-final.jsonl (run once)',
+          questions: asSet(path.join(here, 'consumer-blind-final.jsonl')),
+        },
+      ]
+    : []),
 ];
 
 let all = [];
@@ -187,10 +217,22 @@ async function startServices(secrets, dir) {
     MEMORY_API_KEY: secrets.memoryKey,
   });
   all = [memory, consult, auth];
-  await Promise.all([waitFor(`${memory.url}/api/v1/system/health`), waitFor(`${consult.url}/api/health`), waitFor(`${auth.url}/actuator/health/liveness`)]);
+  await Promise.all([
+    waitFor(`${memory.url}/api/v1/system/health`),
+    waitFor(`${consult.url}/api/health`),
+    waitFor(`${auth.url}/actuator/health/liveness`),
+  ]);
   return { memory: memory.url, consult: consult.url, auth: auth.url };
 }
-const login = async (authUrl, email, password) => (await (await call(`${authUrl}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email, password }) })).json()).idToken;
+const login = async (authUrl, email, password) =>
+  (
+    await (
+      await call(`${authUrl}/api/v1/auth/login`, {
+        method: 'POST',
+        body: JSON.stringify({ email, password }),
+      })
+    ).json()
+  ).idToken;
 const user = { email: 'reader@medquad.test', password: 'correct horse battery staple 9' };
 
 /** Uploads the QA pairs not yet in `state.docOf` (one KB document each, title = the NIH page's question heading). */
@@ -205,26 +247,43 @@ async function ingest(state, until) {
       while (next < todo.length && Date.now() < until) {
         const qa = todo[next++];
         const title = norm(qa.question).slice(0, 300);
-        const res = await call(`${state.auth}/api/v1/kb/documents`, { method: 'POST', token: true, body: JSON.stringify({ title, content: qa.answer }) });
+        const res = await call(`${state.auth}/api/v1/kb/documents`, {
+          method: 'POST',
+          token: true,
+          body: JSON.stringify({ title, content: qa.answer }),
+        });
         const body = await res.json();
         const status = res.status === 201 ? body.indexStatus : `HTTP ${res.status}`;
         statuses[status] = (statuses[status] ?? 0) + 1;
-        if (status !== 'INDEXED' && statuses[status] <= 3) process.stderr.write(`not indexed: ${res.status} ${JSON.stringify(body).slice(0, 300)}\n`);
+        if (status !== 'INDEXED' && statuses[status] <= 3)
+          process.stderr.write(`not indexed: ${res.status} ${JSON.stringify(body).slice(0, 300)}\n`);
         if (res.status === 201) {
           state.docOf[body.id] = keyOf(qa);
           if (body.indexStatus === 'INDEXED') state.known.add(keyOf(qa));
         }
-        if (++done % 250 === 0) process.stderr.write(`ingested ${done}/${todo.length} in ${((Date.now() - started) / 1000).toFixed(0)} s ${JSON.stringify(statuses)}\n`);
+        if (++done % 250 === 0)
+          process.stderr.write(
+            `ingested ${done}/${todo.length} in ${((Date.now() - started) / 1000).toFixed(0)} s ${JSON.stringify(statuses)}\n`,
+          );
       }
     }),
   );
   const seconds = (Date.now() - started) / 1000;
   // What the memory service holds: every passage of every INDEXED document, nothing lost on the way.
-  const status = await (await fetch(`${state.memory}/api/v1/memory/status`, { headers: { 'x-api-key': state.secrets.memoryKey, 'x-tenant-id': state.tenant } })).json();
+  const status = await (
+    await fetch(`${state.memory}/api/v1/memory/status`, {
+      headers: { 'x-api-key': state.secrets.memoryKey, 'x-tenant-id': state.tenant },
+    })
+  ).json();
   // Every upload ends INDEXED or visibly FAILED: the documents list agrees with the upload answers.
   const listed = {};
   for (let offset = 0; ; offset += 100) {
-    const page = (await (await call(`${state.auth}/api/v1/kb/documents?limit=100&offset=${offset}`, { token: true })).json()).items ?? [];
+    const page =
+      (
+        await (
+          await call(`${state.auth}/api/v1/kb/documents?limit=100&offset=${offset}`, { token: true })
+        ).json()
+      ).items ?? [];
     for (const d of page) listed[d.indexStatus] = (listed[d.indexStatus] ?? 0) + 1;
     if (page.length < 100) break;
   }
@@ -251,8 +310,16 @@ if (reuseDir) {
   const urls = await startServices(secrets, keepDir);
   const adminToken = await login(urls.auth, secrets.admin.email, secrets.admin.password);
   const tenant = 'medquad-bench';
-  await call(`${urls.auth}/api/v1/tenants`, { method: 'POST', token: adminToken, body: JSON.stringify({ id: tenant, name: 'MedQuAD bench' }) });
-  const created = await call(`${urls.auth}/api/v1/users`, { method: 'POST', token: adminToken, body: JSON.stringify({ ...user, roles: ['USER'], tenantId: tenant }) });
+  await call(`${urls.auth}/api/v1/tenants`, {
+    method: 'POST',
+    token: adminToken,
+    body: JSON.stringify({ id: tenant, name: 'MedQuAD bench' }),
+  });
+  const created = await call(`${urls.auth}/api/v1/users`, {
+    method: 'POST',
+    token: adminToken,
+    body: JSON.stringify({ ...user, roles: ['USER'], tenantId: tenant }),
+  });
   if (!created.ok) throw new Error(`user: ${created.status} ${await created.text()}`);
   state = { ...urls, secrets, tenant, docOf: {}, ingest: { runs: [] } };
 }
@@ -260,35 +327,61 @@ session.authUrl = state.auth;
 session.token = await login(state.auth, user.email, user.password);
 state.known = new Set(Object.values(state.docOf));
 if (!reuseDir || flag('--ingest')) await ingest(state, until);
-if (keepDir || reuseDir) writeFileSync(path.join(keepDir ?? reuseDir, 'state.json'), JSON.stringify({ ...state, known: undefined }));
+if (keepDir || reuseDir)
+  writeFileSync(path.join(keepDir ?? reuseDir, 'state.json'), JSON.stringify({ ...state, known: undefined }));
 
 // When the corpus is not all in (a bounded ingestion), BM25 gets the very same documents the KB holds, and only
 // questions with a relevant document in the KB are asked; the header says how many.
 const inKb = corpus.filter((qa) => state.known.has(keyOf(qa)));
 const partial = inKb.length < corpus.length;
-const passages = inKb.flatMap((qa) => chunkDocument(norm(qa.question).slice(0, 300), qa.answer).map((p) => ({ key: keyOf(qa), text: p.text })));
+const passages = inKb.flatMap((qa) =>
+  chunkDocument(norm(qa.question).slice(0, 300), qa.answer).map((p) => ({ key: keyOf(qa), text: p.text })),
+);
 const bm25 = new Bm25Index(passages.map((p, position) => ({ source: p.key, text: p.text, position })));
 const answerOf = new Map(corpus.map((qa) => [keyOf(qa), qa.answer]));
 const docOf = new Map(Object.entries(state.docOf));
-const runs = state.ingest.runs.map((r) => `${r.at}: ${r.uploads} uploads in ${r.seconds.toFixed(0)} s ${JSON.stringify(r.statuses)}`).join('; ');
-console.log(`\nGrounding bench: ${inKb.length} of ${corpus.length} QA documents indexed -> ${passages.length} passages (memory holds ${state.ingest.memoryPassages} active); documents list ${JSON.stringify(state.ingest.listed)}; ingestion runs: ${runs}`);
+const runs = state.ingest.runs
+  .map((r) => `${r.at}: ${r.uploads} uploads in ${r.seconds.toFixed(0)} s ${JSON.stringify(r.statuses)}`)
+  .join('; ');
+console.log(
+  `\nGrounding bench: ${inKb.length} of ${corpus.length} QA documents indexed -> ${passages.length} passages (memory holds ${state.ingest.memoryPassages} active); documents list ${JSON.stringify(state.ingest.listed)}; ingestion runs: ${runs}`,
+);
 for (const set of sets) {
   if (set.medquad) set.questions = medquadOf(inKb);
   const before = set.medquad ? sampleSize || corpus.length : set.questions.length;
   set.questions = set.questions.filter((q) => q.relevant.some((r) => state.known.has(r.key)));
-  if (partial) set.name += ` (${set.questions.length} of ${before} have a relevant document in the KB; only those asked)`;
+  if (partial)
+    set.name += ` (${set.questions.length} of ${before} have a relevant document in the KB; only those asked)`;
 }
 
 for (const set of sets) {
-  const rows = { chatHit: 0, chatOwn: 0, cited: 0, sentence: 0, kbHit: 0, kbNdcg: 0, bmHit: 0, bmNdcg: 0, turnMs: [], searchMs: [] };
+  const rows = {
+    chatHit: 0,
+    chatOwn: 0,
+    cited: 0,
+    sentence: 0,
+    kbHit: 0,
+    kbNdcg: 0,
+    bmHit: 0,
+    bmNdcg: 0,
+    turnMs: [],
+    searchMs: [],
+  };
   for (const q of set.questions) {
     const grade = new Map(q.relevant.map((r) => [r.key, r.grade]));
     const ideal = [...grade.values()];
     const t0 = performance.now();
-    const res = await call(`${state.auth}/api/v1/chat`, { method: 'POST', token: true, body: JSON.stringify({ messages: [{ role: 'user', content: q.question }] }) });
+    const res = await call(`${state.auth}/api/v1/chat`, {
+      method: 'POST',
+      token: true,
+      body: JSON.stringify({ messages: [{ role: 'user', content: q.question }] }),
+    });
     const frames = await readSse(res);
     rows.turnMs.push(performance.now() - t0);
-    const answer = frames.filter((f) => f.event === 'token').map((f) => JSON.parse(f.data).content).join('');
+    const answer = frames
+      .filter((f) => f.event === 'token')
+      .map((f) => JSON.parse(f.data).content)
+      .join('');
     const sugg = frames.find((f) => f.event === 'suggestions');
     const sources = sugg ? (JSON.parse(sugg.data).sources ?? []) : [];
     const kbSources = sources.filter((s) => s.document_id);
@@ -299,29 +392,54 @@ for (const set of sets) {
     const refs = q.relevant.filter((r) => r.grade === 2).map((r) => answerOf.get(r.key) ?? '');
     const said = norm(answer);
     if (refs.some((ref) => sentencesOf(ref).some((s) => said.includes(s)))) rows.sentence++;
-    if (process.env.DEBUG_BENCH) process.stderr.write(`${q.question}\n  first=${first} want=${[...grade.keys()].slice(0, 3)} ${said.slice(0, 200)}\n`);
+    if (process.env.DEBUG_BENCH)
+      process.stderr.write(
+        `${q.question}\n  first=${first} want=${[...grade.keys()].slice(0, 3)} ${said.slice(0, 200)}\n`,
+      );
 
     const s0 = performance.now();
-    const search = await (await call(`${state.auth}/api/v1/kb/search?limit=10&q=${encodeURIComponent(q.question.slice(0, 1000))}`, { token: true })).json();
+    const search = await (
+      await call(
+        `${state.auth}/api/v1/kb/search?limit=10&q=${encodeURIComponent(q.question.slice(0, 1000))}`,
+        { token: true },
+      )
+    ).json();
     rows.searchMs.push(performance.now() - s0);
     const kbDocs = [...new Set((search.items ?? []).map((i) => docOf.get(i.documentId)))].slice(0, 10);
     if ((grade.get(kbDocs[0]) ?? 0) >= 1) rows.kbHit++;
-    rows.kbNdcg += ndcg(kbDocs.map((d) => grade.get(d) ?? 0), ideal);
+    rows.kbNdcg += ndcg(
+      kbDocs.map((d) => grade.get(d) ?? 0),
+      ideal,
+    );
     const bmDocs = [...new Set(bm25.search(q.question, 50).map((h) => h.source))].slice(0, 10);
     if ((grade.get(bmDocs[0]) ?? 0) >= 1) rows.bmHit++;
-    rows.bmNdcg += ndcg(bmDocs.map((d) => grade.get(d) ?? 0), ideal);
+    rows.bmNdcg += ndcg(
+      bmDocs.map((d) => grade.get(d) ?? 0),
+      ideal,
+    );
   }
   const n = set.questions.length;
   const f = (x) => (x / n).toFixed(3);
-  console.log(`\n### ${set.name}: ${n} questions; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+  console.log(
+    `\n### ${set.name}: ${n} questions; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}\n`,
+  );
   console.log('| retrieval | hit@1 | nDCG@10 |');
   console.log('|---|---:|---:|');
   console.log(`| chat first citation (offline engine, POST /api/v1/chat) | ${f(rows.chatHit)} | - |`);
   console.log(`| KB search (GET /api/v1/kb/search, limit 10) | ${f(rows.kbHit)} | ${f(rows.kbNdcg)} |`);
   console.log(`| baseline: BM25 over the same passages | ${f(rows.bmHit)} | ${f(rows.bmNdcg)} |`);
-  console.log(`\nratios: chat hit@1 / BM25 hit@1 = ${(rows.chatHit / Math.max(1, rows.bmHit)).toFixed(2)}; KB search nDCG@10 / BM25 nDCG@10 = ${(rows.kbNdcg / Math.max(1e-9, rows.bmNdcg)).toFixed(2)}`);
-  console.log(`answers citing a KB passage ${f(rows.cited)}; answer holds a sentence of a grade-2 reference answer ${f(rows.sentence)}${set.questions[0]?.own ? `; first citation is the question's own QA pair ${f(rows.chatOwn)}` : ''}`);
-  console.log(`KB search through platform-auth p50 ${pct(rows.searchMs, 0.5).toFixed(1)} ms, p95 ${pct(rows.searchMs, 0.95).toFixed(1)} ms; whole chat turn p50 ${pct(rows.turnMs, 0.5).toFixed(0)} ms, p95 ${pct(rows.turnMs, 0.95).toFixed(0)} ms (sequential)`);
+  console.log(
+    `\nratios: chat hit@1 / BM25 hit@1 = ${(rows.chatHit / Math.max(1, rows.bmHit)).toFixed(2)}; KB search nDCG@10 / BM25 nDCG@10 = ${(rows.kbNdcg / Math.max(1e-9, rows.bmNdcg)).toFixed(2)}`,
+  );
+  console.log(
+    `answers citing a KB passage ${f(rows.cited)}; answer holds a sentence of a grade-2 reference answer ${f(rows.sentence)}${set.questions[0]?.own ? `; first citation is the question's own QA pair ${f(rows.chatOwn)}` : ''}`,
+  );
+  console.log(
+    `KB search through platform-auth p50 ${pct(rows.searchMs, 0.5).toFixed(1)} ms, p95 ${pct(rows.searchMs, 0.95).toFixed(1)} ms; whole chat turn p50 ${pct(rows.turnMs, 0.5).toFixed(0)} ms, p95 ${pct(rows.turnMs, 0.95).toFixed(0)} ms (sequential)`,
+  );
 }
 if (keepDir) {
   process.stderr.write(`services kept running (${keepDir}); Ctrl-C stops them\n`);

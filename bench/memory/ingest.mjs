@@ -49,7 +49,6 @@ const turns = ['dev-1.json', 'dev-2.json'].flatMap((f) => {
 const texts = [...new Set(turns)];
 if (texts.length < N + WARMUP) throw new Error(`only ${texts.length} distinct turns for N=${N}`);
 
-
 /** CPU seconds (user + system) used so far by a process (or, with `/task/<tid>`, one of its threads). */
 const cpuSeconds = (pid, task = '') => {
   const stat = fs.readFileSync(`/proc/${pid}${task}/stat`, 'utf8');

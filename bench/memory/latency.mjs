@@ -296,7 +296,10 @@ async function populate(database, indexes, n) {
 }
 
 async function measureApiIngestion(count) {
-  const database = await openMemoryDatabase({ uri: 'pglite://memory', sharedBuffers: process.env.PGLITE_SHARED_BUFFERS ?? config.PGLITE_SHARED_BUFFERS });
+  const database = await openMemoryDatabase({
+    uri: 'pglite://memory',
+    sharedBuffers: process.env.PGLITE_SHARED_BUFFERS ?? config.PGLITE_SHARED_BUFFERS,
+  });
   const embeddings = new BuiltinEmbeddingProvider();
   await embeddings.warm();
   const app = createApp({ config, logger, database, embeddings });

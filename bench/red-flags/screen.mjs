@@ -25,11 +25,15 @@ const keyword = (text) => KEYWORDS.test(text);
 const DEV_SETS = ['blind-dev.jsonl', 'blind1-spent.jsonl', 'labelled.jsonl', 'holdout.jsonl'];
 const FINAL = 'blind2-final.jsonl';
 const args = process.argv.slice(2);
-const picked = args.flatMap((a, i) => (a === '--set' ? [`${args[i + 1].replace(/\.jsonl$/, '')}.jsonl`] : []));
+const picked = args.flatMap((a, i) =>
+  a === '--set' ? [`${args[i + 1].replace(/\.jsonl$/, '')}.jsonl`] : [],
+);
 let files = picked.length > 0 ? picked : DEV_SETS;
 if (args.includes('--final')) {
   if (!existsSync(resolve(safety.RED_FLAG_DATA_DIR, FINAL))) {
-    console.log(`${FINAL} is not in services/care-consult/data/red-flags yet (the lead adds it): nothing to score.`);
+    console.log(
+      `${FINAL} is not in services/care-consult/data/red-flags yet (the lead adds it): nothing to score.`,
+    );
     process.exit(0);
   }
   files = [FINAL];
@@ -39,7 +43,11 @@ const showMisses = args.includes('--misses') && !files.includes(FINAL);
 const screen = new safety.RedFlagScreen();
 await screen.ready;
 // Warm the JIT and the encoder's kernels on text that is in none of the sets.
-for (const t of ['hello there', 'my knee hurts after a long run and a swim', 'what should I cook tonight? something quick.']) {
+for (const t of [
+  'hello there',
+  'my knee hurts after a long run and a swim',
+  'what should I cook tonight? something quick.',
+]) {
   await screen.screen(t);
 }
 
@@ -67,31 +75,58 @@ for (const file of files) {
   const emergencies = rows.filter((r) => r.c.label !== null);
   const negatives = rows.filter((r) => r.c.label === null);
   const recall = (list, key) => (list.length ? list.filter((r) => Boolean(r[key])).length / list.length : 1);
-  const exact = (list) => (list.length ? list.filter((r) => r.screen?.category === r.c.label).length / list.length : 1);
-  console.log(`\n${file}: ${cases.length} messages (${emergencies.length} emergencies, ${negatives.length} non-emergencies)`);
-  console.log('| category | n | screen recall (refused) | screen exact category | rules only | keyword baseline | target >= 97% |');
+  const exact = (list) =>
+    list.length ? list.filter((r) => r.screen?.category === r.c.label).length / list.length : 1;
+  console.log(
+    `\n${file}: ${cases.length} messages (${emergencies.length} emergencies, ${negatives.length} non-emergencies)`,
+  );
+  console.log(
+    '| category | n | screen recall (refused) | screen exact category | rules only | keyword baseline | target >= 97% |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---|');
   for (const category of safety.RED_FLAG_CATEGORIES) {
     const list = emergencies.filter((r) => r.c.label === category);
     if (list.length === 0) continue;
     const r = recall(list, 'screen');
-    console.log(`| ${category} | ${list.length} | ${pct(r)} | ${pct(exact(list))} | ${pct(recall(list, 'rules'))} | ${pct(recall(list, 'keyword'))} | ${r >= 0.97 ? 'met' : 'NOT met'} |`);
+    console.log(
+      `| ${category} | ${list.length} | ${pct(r)} | ${pct(exact(list))} | ${pct(recall(list, 'rules'))} | ${pct(recall(list, 'keyword'))} | ${r >= 0.97 ? 'met' : 'NOT met'} |`,
+    );
   }
   const r = recall(emergencies, 'screen');
-  console.log(`| ALL EMERGENCIES | ${emergencies.length} | ${pct(r)} | ${pct(exact(emergencies))} | ${pct(recall(emergencies, 'rules'))} | ${pct(recall(emergencies, 'keyword'))} | ${r >= 0.99 ? 'met (>= 99%)' : 'NOT met (>= 99%)'} |`);
+  console.log(
+    `| ALL EMERGENCIES | ${emergencies.length} | ${pct(r)} | ${pct(exact(emergencies))} | ${pct(recall(emergencies, 'rules'))} | ${pct(recall(emergencies, 'keyword'))} | ${r >= 0.99 ? 'met (>= 99%)' : 'NOT met (>= 99%)'} |`,
+  );
   const fpr = recall(negatives, 'screen');
-  console.log(`| FALSE-POSITIVE RATE | ${negatives.length} | ${pct(fpr)} | | ${pct(recall(negatives, 'rules'))} | ${pct(recall(negatives, 'keyword'))} | ${fpr <= 0.02 ? 'met (<= 2%)' : 'NOT met (<= 2%)'} |`);
+  console.log(
+    `| FALSE-POSITIVE RATE | ${negatives.length} | ${pct(fpr)} | | ${pct(recall(negatives, 'rules'))} | ${pct(recall(negatives, 'keyword'))} | ${fpr <= 0.02 ? 'met (<= 2%)' : 'NOT met (<= 2%)'} |`,
+  );
   if (showMisses) {
     const wrong = rows.filter((x) => Boolean(x.screen) !== (x.c.label !== null));
-    for (const w of wrong) console.log(`  ${String(w.c.label).padEnd(20)} -> ${String(w.screen?.category ?? null).padEnd(20)} ${w.c.text.slice(-160)}`);
+    for (const w of wrong)
+      console.log(
+        `  ${String(w.c.label).padEnd(20)} -> ${String(w.screen?.category ?? null).padEnd(20)} ${w.c.text.slice(-160)}`,
+      );
   }
 }
 
-const q = (list, p) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))];
-console.log(`\nlatency per message over ${latencies.length} messages; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+const q = (list, p) =>
+  [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))];
+console.log(
+  `\nlatency per message over ${latencies.length} messages; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log('| stage | p50 ms | p99 ms | max ms | target p99 < 15 ms |');
 console.log('|---|---:|---:|---:|---|');
-console.log(`| screen (rules + semantic), wall | ${q(latencies, 0.5).toFixed(2)} | ${q(latencies, 0.99).toFixed(2)} | ${Math.max(...latencies).toFixed(2)} | ${q(latencies, 0.99) < 15 ? 'met' : 'NOT met'} |`);
-console.log(`| screen (rules + semantic), CPU of this process | ${q(cpu, 0.5).toFixed(2)} | ${q(cpu, 0.99).toFixed(2)} | ${Math.max(...cpu).toFixed(2)} | ${q(cpu, 0.99) < 15 ? 'met' : 'NOT met'} |`);
-console.log(`| keyword baseline, wall | ${q(base, 0.5).toFixed(4)} | ${q(base, 0.99).toFixed(4)} | ${Math.max(...base).toFixed(4)} | |`);
-console.log(`| ratio screen / keyword at p50 (wall) | ${(q(latencies, 0.5) / Math.max(q(base, 0.5), 1e-6)).toFixed(0)}x | | | |`);
+console.log(
+  `| screen (rules + semantic), wall | ${q(latencies, 0.5).toFixed(2)} | ${q(latencies, 0.99).toFixed(2)} | ${Math.max(...latencies).toFixed(2)} | ${q(latencies, 0.99) < 15 ? 'met' : 'NOT met'} |`,
+);
+console.log(
+  `| screen (rules + semantic), CPU of this process | ${q(cpu, 0.5).toFixed(2)} | ${q(cpu, 0.99).toFixed(2)} | ${Math.max(...cpu).toFixed(2)} | ${q(cpu, 0.99) < 15 ? 'met' : 'NOT met'} |`,
+);
+console.log(
+  `| keyword baseline, wall | ${q(base, 0.5).toFixed(4)} | ${q(base, 0.99).toFixed(4)} | ${Math.max(...base).toFixed(4)} | |`,
+);
+console.log(
+  `| ratio screen / keyword at p50 (wall) | ${(q(latencies, 0.5) / Math.max(q(base, 0.5), 1e-6)).toFixed(0)}x | | | |`,
+);

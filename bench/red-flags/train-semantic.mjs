@@ -48,7 +48,9 @@ const classIndex = new Map(classes.map((c, i) => [c, i]));
 // --cache FILE keeps vectors between runs while iterating (never committed).
 const cacheArg = process.argv.indexOf('--cache');
 const cachePath = cacheArg >= 0 ? process.argv[cacheArg + 1] : undefined;
-const cache = new Map(cachePath && existsSync(cachePath) ? Object.entries(JSON.parse(readFileSync(cachePath, 'utf8'))) : []);
+const cache = new Map(
+  cachePath && existsSync(cachePath) ? Object.entries(JSON.parse(readFileSync(cachePath, 'utf8'))) : [],
+);
 async function embedAll(texts) {
   const missing = [...new Set(texts.filter((t) => !cache.has(t)))];
   for (let i = 0; i < missing.length; i += 32) {
@@ -74,7 +76,8 @@ async function rowsOf(cases) {
   const rows = [];
   for (const c of cases) {
     for (const s of await caseSegments(c)) {
-      if (s.kind === 'message' || c.label === null) rows.push({ vector: s.vector, y: classIndex.get(c.label ?? 'none') });
+      if (s.kind === 'message' || c.label === null)
+        rows.push({ vector: s.vector, y: classIndex.get(c.label ?? 'none') });
     }
   }
   return rows;
@@ -106,7 +109,7 @@ async function train(rows) {
       }
       const max = Math.max(...scores);
       let sum = 0;
-      for (let k = 0; k < K; k++) sum += (scores[k] = Math.exp(scores[k] - max));
+      for (let k = 0; k < K; k++) sum += scores[k] = Math.exp(scores[k] - max);
       const wt = weightOf(rows[n].y) / totalWeight;
       for (let k = 0; k < K; k++) {
         const g = wt * (scores[k] / sum - (k === rows[n].y ? 1 : 0));
@@ -160,7 +163,11 @@ async function train(rows) {
 const base = TRAIN_FILES.filter((f) => !f.startsWith('blind')).flatMap((f) => safety.loadLabelledFile(f));
 const dev = CV_FILES.flatMap((f) => safety.loadLabelledFile(f).map((c) => ({ ...c, file: f })));
 // Embed every text once, up front (one cache write).
-await embedAll([...base, ...dev, ...(HOLD_OUT_SPENT ? safety.loadLabelledFile('blind1-spent.jsonl') : [])].flatMap((c) => semantic.planConversation(c.text, c.context ?? []).texts));
+await embedAll(
+  [...base, ...dev, ...(HOLD_OUT_SPENT ? safety.loadLabelledFile('blind1-spent.jsonl') : [])].flatMap(
+    (c) => semantic.planConversation(c.text, c.context ?? []).texts,
+  ),
+);
 const fold = (i) => i % FOLDS;
 const devProbs = new Array(dev.length);
 for (let f = 0; f < FOLDS; f++) {
@@ -168,8 +175,15 @@ for (let f = 0; f < FOLDS; f++) {
   const held = dev.map((c, i) => [c, i]).filter(([, i]) => fold(i) === f);
   for (const [c, i] of held) {
     const segs = await caseSegments(c);
-    const probs = semantic.classProbabilities(model, segs.map((s) => s.vector));
-    devProbs[i] = segs.map((s, j) => ({ kind: s.kind, emergency: 1 - probs[j].at(-1), risk: HIGH_COST.reduce((a, c) => a + probs[j][classIndex.get(c)], 0) }));
+    const probs = semantic.classProbabilities(
+      model,
+      segs.map((s) => s.vector),
+    );
+    devProbs[i] = segs.map((s, j) => ({
+      kind: s.kind,
+      emergency: 1 - probs[j].at(-1),
+      risk: HIGH_COST.reduce((a, c) => a + probs[j][classIndex.get(c)], 0),
+    }));
   }
   console.log(`fold ${f + 1}/${FOLDS} trained`);
 }
@@ -207,18 +221,24 @@ for (const veto of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
         }
         r.recall = tp / emergencies;
         r.fpr = fp / negatives;
-        const better = (than) => !than || r.recall > than.recall || (r.recall === than.recall && r.fpr < than.fpr);
+        const better = (than) =>
+          !than || r.recall > than.recall || (r.recall === than.recall && r.fpr < than.fpr);
         if (r.fpr <= MAX_DEV_FPR && better(best)) best = r;
         if (r.fpr <= TARGET_FPR && better(bestAtTarget)) bestAtTarget = r;
       }
     }
   }
 }
-if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify({ devProbs, rules, dev: dev.map((c) => ({ label: c.label, file: c.file })) }));
+if (process.env.DUMP)
+  writeFileSync(
+    process.env.DUMP,
+    JSON.stringify({ devProbs, rules, dev: dev.map((c) => ({ label: c.label, file: c.file })) }),
+  );
 console.log(`best recall with FP <= ${TARGET_FPR} (not shipped):`, bestAtTarget);
 if (bestAtTarget) printCrossValidated(bestAtTarget);
 console.log(`shipped: best recall with FP <= ${MAX_DEV_FPR}:`, best);
-if (!best) throw new Error(`no thresholds keep the cross-validated false-positive rate within ${MAX_DEV_FPR}`);
+if (!best)
+  throw new Error(`no thresholds keep the cross-validated false-positive rate within ${MAX_DEV_FPR}`);
 printCrossValidated(best);
 const model = await train(await rowsOf([...base, ...dev]));
 model.messageThreshold = best.mt;
@@ -245,10 +265,15 @@ function printCrossValidated(choice) {
     const line = [];
     for (const cat of [...safety.RED_FLAG_CATEGORIES, null]) {
       const of = idx.filter((i) => dev[i].label === cat);
-      if (of.length) line.push(`${cat ?? 'FP'} ${(of.filter((i) => fired[i]).length / of.length).toFixed(2)}/${of.length}`);
+      if (of.length)
+        line.push(
+          `${cat ?? 'FP'} ${(of.filter((i) => fired[i]).length / of.length).toFixed(2)}/${of.length}`,
+        );
     }
     const em = idx.filter((i) => dev[i].label !== null);
-    console.log(`cross-validated ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`);
+    console.log(
+      `cross-validated ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`,
+    );
   }
 }
 
@@ -258,16 +283,25 @@ async function scoreHeldOut(model, file) {
   const fired = [];
   for (const c of cases) {
     const segs = await caseSegments(c);
-    const { verdict, highest } = semantic.scoreSegments(model, segs, segs.map((s) => s.vector));
-    fired.push(verdict !== null || (safety.detectRedFlag(c.text, c.context) !== null && highest >= model.vetoBelow));
+    const { verdict, highest } = semantic.scoreSegments(
+      model,
+      segs,
+      segs.map((s) => s.vector),
+    );
+    fired.push(
+      verdict !== null || (safety.detectRedFlag(c.text, c.context) !== null && highest >= model.vetoBelow),
+    );
   }
   const line = [];
   for (const cat of [...safety.RED_FLAG_CATEGORIES, null]) {
     const of = cases.map((c, i) => i).filter((i) => cases[i].label === cat);
-    if (of.length) line.push(`${cat ?? 'FP'} ${(of.filter((i) => fired[i]).length / of.length).toFixed(2)}/${of.length}`);
+    if (of.length)
+      line.push(`${cat ?? 'FP'} ${(of.filter((i) => fired[i]).length / of.length).toFixed(2)}/${of.length}`);
   }
   const em = cases.map((c, i) => i).filter((i) => cases[i].label !== null);
-  console.log(`held out ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`);
+  console.log(
+    `held out ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`,
+  );
 }
 
 function trainedOnHash() {

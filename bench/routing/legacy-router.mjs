@@ -23,7 +23,10 @@ function categoryPaths(tree) {
 function generalistOf(agents, prefix) {
   const inside = agents.filter((a) => a.category === prefix || a.category.startsWith(`${prefix}.`));
   const depth = (a) => a.category.split('.').length;
-  return inside.find((a) => GENERALIST.includes(a.category.split('.')[1] ?? '')) ?? [...inside].sort((a, b) => depth(a) - depth(b))[0];
+  return (
+    inside.find((a) => GENERALIST.includes(a.category.split('.')[1] ?? '')) ??
+    [...inside].sort((a, b) => depth(a) - depth(b))[0]
+  );
 }
 
 export function legacyRouteToAgent(catalog, tokenize, userText, allowClinical) {

@@ -47,7 +47,9 @@ const files = {
 if (!files[setName]) throw new Error(`unknown set ${setName}`);
 if (setName === 'final' && showMisses) throw new Error('the final set is scored only: no --misses');
 if (!existsSync(files[setName])) {
-  console.error(`${path.relative(process.cwd(), files[setName])} is not there yet: the frozen final set is added by the lead, written blind.`);
+  console.error(
+    `${path.relative(process.cwd(), files[setName])} is not there yet: the frozen final set is added by the lead, written blind.`,
+  );
   process.exit(2);
 }
 // Agents merged or renamed since a set was written: a label naming the old id is met by the agent that took it over.
@@ -62,21 +64,85 @@ const cases = readFileSync(files[setName], 'utf8')
 // Topics, by the best acceptable agent (the issue's table used children, maternity, symptoms, caregiving, medications).
 const TOPICS = [
   ['children', ['child-health-educator', 'pediatric-symptom-guide']],
-  ['maternity', ['prenatal-educator', 'postpartum-educator', 'maternal-care-guide', 'pregnancy-loss-support']],
+  [
+    'maternity',
+    ['prenatal-educator', 'postpartum-educator', 'maternal-care-guide', 'pregnancy-loss-support'],
+  ],
   ['symptoms', ['symptom-triage', 'after-hours-triage']],
   ['caregiving', ['caregiver-educator', 'caregiver-support-companion', 'care-transitions-guide']],
-  ['medications', ['medication-adherence-coach', 'medication-interaction-checker', 'medication-literacy-educator', 'pharmacy-access-navigator']],
+  [
+    'medications',
+    [
+      'medication-adherence-coach',
+      'medication-interaction-checker',
+      'medication-literacy-educator',
+      'pharmacy-access-navigator',
+    ],
+  ],
   ['sleep', ['sleep-coach', 'shift-work-sleep-advisor']],
-  ['mental health', ['anxiety-support-guide', 'low-mood-support', 'behavioural-activation-coach', 'grief-companion', 'cbt-coach', 'thought-record-guide', 'mindfulness-guide', 'mindfulness-based-coping-guide', 'crisis-support-navigator', 'stress-resilience-coach', 'workplace-wellbeing-coach']],
-  ['insurance & access', ['prior-authorization-guide', 'insurance-benefits-guide', 'claims-appeals-helper', 'appointment-assistant', 'visit-preparation-coach', 'referral-navigator', 'medical-records-assistant', 'care-coordinator']],
-  ['conditions & results', ['lab-results-explainer', 'health-literacy-guide', 'diabetes-care-guide', 'diabetes-educator', 'hypertension-educator', 'heart-disease-educator', 'cardiology-guide', 'asthma-educator', 'respiratory-guide']],
-  ['healthy living', ['activity-coach', 'active-aging-coach', 'nutrition-guide', 'healthy-habits-coach', 'heart-healthy-eating-coach']],
+  [
+    'mental health',
+    [
+      'anxiety-support-guide',
+      'low-mood-support',
+      'behavioural-activation-coach',
+      'grief-companion',
+      'cbt-coach',
+      'thought-record-guide',
+      'mindfulness-guide',
+      'mindfulness-based-coping-guide',
+      'crisis-support-navigator',
+      'stress-resilience-coach',
+      'workplace-wellbeing-coach',
+    ],
+  ],
+  [
+    'insurance & access',
+    [
+      'prior-authorization-guide',
+      'insurance-benefits-guide',
+      'claims-appeals-helper',
+      'appointment-assistant',
+      'visit-preparation-coach',
+      'referral-navigator',
+      'medical-records-assistant',
+      'care-coordinator',
+    ],
+  ],
+  [
+    'conditions & results',
+    [
+      'lab-results-explainer',
+      'health-literacy-guide',
+      'diabetes-care-guide',
+      'diabetes-educator',
+      'hypertension-educator',
+      'heart-disease-educator',
+      'cardiology-guide',
+      'asthma-educator',
+      'respiratory-guide',
+    ],
+  ],
+  [
+    'healthy living',
+    [
+      'activity-coach',
+      'active-aging-coach',
+      'nutrition-guide',
+      'healthy-habits-coach',
+      'heart-healthy-eating-coach',
+    ],
+  ],
 ];
 const topicOf = (c) => TOPICS.find(([, ids]) => ids.includes(c.best))?.[0] ?? 'other';
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-const logger = createLogger({ name: 'bench', level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+const logger = createLogger({
+  name: 'bench',
+  level: 'error',
+  destination: new Writable({ write: (_c, _e, cb) => cb() }),
+});
 const store = new CatalogStore({ root: path.join(service, 'workspace'), logger });
 await store.load();
 const catalog = chatCatalogFrom(new CatalogService(store), () => store.snapshot().activeAgents);
@@ -98,7 +164,10 @@ const profileTexts = new Set(catalog.activeAgents().flatMap((a) => agentProfileT
 const uncached = new SentenceEncoder({ cacheSize: 0 });
 const timedRouter = new AgentRouter(
   catalog,
-  { embed: (texts) => (texts.every((t) => profileTexts.has(t)) ? sharedSentenceEncoder() : uncached).embed(texts) },
+  {
+    embed: (texts) =>
+      (texts.every((t) => profileTexts.has(t)) ? sharedSentenceEncoder() : uncached).embed(texts),
+  },
   logger,
 );
 await timedRouter.ready();
@@ -109,7 +178,14 @@ async function evaluate(allowClinical) {
   for (const c of cases) {
     const old = legacy(c.text, allowClinical);
     const now = await fresh(c.text, allowClinical);
-    rows.push({ c, topic: topicOf(c), old: old.agent.id, now: now.agent.id, via: now.via, conf: now.confidence });
+    rows.push({
+      c,
+      topic: topicOf(c),
+      old: old.agent.id,
+      now: now.agent.id,
+      via: now.via,
+      conf: now.confidence,
+    });
   }
   return rows;
 }
@@ -149,33 +225,66 @@ const rowsClinical = await evaluate(true);
 const ok = (r, key) => r.c.acceptable.includes(r[key]);
 const acc = (list, key) => list.filter((r) => ok(r, key)).length;
 
-console.log(`\n### Routing: ${setName} set (${cases.length} messages), shipped workspace (${known.size} active agents)\n`);
-console.log(`Router ready (model load + ${router.profileTextCount} agent texts embedded) in ${(readyMs / 1000).toFixed(1)} s; semantic: ${router.semantic}.\n`);
+console.log(
+  `\n### Routing: ${setName} set (${cases.length} messages), shipped workspace (${known.size} active agents)\n`,
+);
+console.log(
+  `Router ready (model load + ${router.profileTextCount} agent texts embedded) in ${(readyMs / 1000).toFixed(1)} s; semantic: ${router.semantic}.\n`,
+);
 console.log('| topic | messages | old router | new router |');
 console.log('|---|---:|---:|---:|');
 const topics = [...TOPICS.map(([t]) => t), 'other'].filter((t) => rows.some((r) => r.topic === t));
 for (const t of topics) {
   const list = rows.filter((r) => r.topic === t);
-  console.log(`| ${t} | ${list.length} | ${acc(list, 'old')}/${list.length} (${(acc(list, 'old') / list.length).toFixed(2)}) | ${acc(list, 'now')}/${list.length} (${(acc(list, 'now') / list.length).toFixed(2)}) |`);
+  console.log(
+    `| ${t} | ${list.length} | ${acc(list, 'old')}/${list.length} (${(acc(list, 'old') / list.length).toFixed(2)}) | ${acc(list, 'now')}/${list.length} (${(acc(list, 'now') / list.length).toFixed(2)}) |`,
+  );
 }
-const all = (list, key) => `${acc(list, key)}/${list.length} (**${(acc(list, key) / list.length).toFixed(3)}**)`;
-console.log(`| **all** (allow_clinical off, the default) | ${rows.length} | ${all(rows, 'old')} | ${all(rows, 'now')} |`);
-console.log(`| all, allow_clinical on | ${rowsClinical.length} | ${all(rowsClinical, 'old')} | ${all(rowsClinical, 'now')} |`);
+const all = (list, key) =>
+  `${acc(list, key)}/${list.length} (**${(acc(list, key) / list.length).toFixed(3)}**)`;
+console.log(
+  `| **all** (allow_clinical off, the default) | ${rows.length} | ${all(rows, 'old')} | ${all(rows, 'now')} |`,
+);
+console.log(
+  `| all, allow_clinical on | ${rowsClinical.length} | ${all(rowsClinical, 'old')} | ${all(rowsClinical, 'now')} |`,
+);
 const fallbacks = rows.filter((r) => r.via === 'fallback');
-console.log(`\nNew router below the floor (generalist + clarifying question): ${fallbacks.length} of ${rows.length}; of those the generalist was acceptable for ${acc(fallbacks, 'now')}.`);
+console.log(
+  `\nNew router below the floor (generalist + clarifying question): ${fallbacks.length} of ${rows.length}; of those the generalist was acceptable for ${acc(fallbacks, 'now')}.`,
+);
 
 const { oldT, newT, cached, newCpu } = await timing();
 const f = (x) => x.toFixed(3);
 console.log(`\n| routing time per message (${ROUNDS} rounds x ${cases.length}) | p50 ms | p99 ms | max ms |`);
 console.log('|---|---:|---:|---:|');
-console.log(`| old router (catalog search + clinical swap) | ${f(pct(oldT, 50))} | ${f(pct(oldT, 99))} | ${f(oldT.at(-1))} |`);
-console.log(`| new router, message embedded (no cached vector) | ${f(pct(newT, 50))} | ${f(pct(newT, 99))} | ${f(newT.at(-1))} |`);
-console.log(`| new router, message embedded: CPU time of this process (less exposed to other load) | ${f(pct(newCpu, 50))} | ${f(pct(newCpu, 99))} | ${f(newCpu.at(-1))} |`);
-console.log(`| new router, message vector cached (a later turn, or the red-flag screen embedded it first) | ${f(pct(cached, 50))} | ${f(pct(cached, 99))} | ${f(cached.at(-1))} |`);
-console.log(`\nLoad average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs. Ratio new/old p99: ${(pct(newT, 99) / pct(oldT, 99)).toFixed(1)}x.`);
-console.log(`Targets: accuracy >= 0.92: ${acc(rows, 'now') / rows.length >= 0.92 ? 'met' : 'NOT met'}; p99 < 10 ms: ${pct(newT, 99) < 10 ? 'met' : 'NOT met'}.`);
+console.log(
+  `| old router (catalog search + clinical swap) | ${f(pct(oldT, 50))} | ${f(pct(oldT, 99))} | ${f(oldT.at(-1))} |`,
+);
+console.log(
+  `| new router, message embedded (no cached vector) | ${f(pct(newT, 50))} | ${f(pct(newT, 99))} | ${f(newT.at(-1))} |`,
+);
+console.log(
+  `| new router, message embedded: CPU time of this process (less exposed to other load) | ${f(pct(newCpu, 50))} | ${f(pct(newCpu, 99))} | ${f(newCpu.at(-1))} |`,
+);
+console.log(
+  `| new router, message vector cached (a later turn, or the red-flag screen embedded it first) | ${f(pct(cached, 50))} | ${f(pct(cached, 99))} | ${f(cached.at(-1))} |`,
+);
+console.log(
+  `\nLoad average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(
+      ' ',
+    )} on ${os.cpus().length} CPUs. Ratio new/old p99: ${(pct(newT, 99) / pct(oldT, 99)).toFixed(1)}x.`,
+);
+console.log(
+  `Targets: accuracy >= 0.92: ${acc(rows, 'now') / rows.length >= 0.92 ? 'met' : 'NOT met'}; p99 < 10 ms: ${pct(newT, 99) < 10 ? 'met' : 'NOT met'}.`,
+);
 
 if (showMisses) {
   console.log('\nMisrouted by the new router:');
-  for (const r of rows.filter((x) => !ok(x, 'now'))) console.log(`  ${r.now.padEnd(30)} ${r.via === 'fallback' ? '(fallback) ' : ''}${r.conf.toFixed(3)} want ${r.c.acceptable.join('|')}  ${r.c.text.slice(0, 90)}`);
+  for (const r of rows.filter((x) => !ok(x, 'now')))
+    console.log(
+      `  ${r.now.padEnd(30)} ${r.via === 'fallback' ? '(fallback) ' : ''}${r.conf.toFixed(3)} want ${r.c.acceptable.join('|')}  ${r.c.text.slice(0, 90)}`,
+    );
 }

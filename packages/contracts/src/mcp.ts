@@ -86,10 +86,15 @@ export const ConsultResult = Type.Object({
   provider: Type.String(),
   model: Type.String(),
   status: Type.Union([Type.Literal('complete'), Type.Literal('refused'), Type.Literal('error')]),
-  answer: Type.String({ description: 'the answer text, or the refusal message when the red-flag screen stopped the turn' }),
+  answer: Type.String({
+    description: 'the answer text, or the refusal message when the red-flag screen stopped the turn',
+  }),
   citations: Type.Array(ConsultCitation),
   suggestions: Type.Array(Type.String()),
   tools_used: Type.Array(Type.Object({ tool: Type.String(), status: Type.String() })),
-  refusal: Type.Union([Type.Object({ reason: Type.String(), category: Type.String(), message: Type.String() }), Type.Null()]),
+  refusal: Type.Union([
+    Type.Object({ reason: Type.String(), category: Type.String(), message: Type.String() }),
+    Type.Null(),
+  ]),
   error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
 });

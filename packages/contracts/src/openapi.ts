@@ -121,14 +121,26 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
       const q = plain(r.query) as { properties?: Record<string, TSchema>; required?: string[] };
       for (const [name, s] of Object.entries(q.properties ?? {})) {
         const { description, ...rest } = s as TSchema & { description?: string };
-        params.push({ name, in: 'query', required: (q.required ?? []).includes(name), ...(description ? { description } : {}), schema: schema(rest as TSchema) });
+        params.push({
+          name,
+          in: 'query',
+          required: (q.required ?? []).includes(name),
+          ...(description ? { description } : {}),
+          schema: schema(rest as TSchema),
+        });
       }
     }
     if (r.headers) {
       const hd = plain(r.headers) as { properties?: Record<string, TSchema>; required?: string[] };
       for (const [name, s] of Object.entries(hd.properties ?? {})) {
         const { description, ...rest } = s as TSchema & { description?: string };
-        params.push({ name, in: 'header', required: (hd.required ?? []).includes(name), ...(description ? { description } : {}), schema: schema(rest as TSchema) });
+        params.push({
+          name,
+          in: 'header',
+          required: (hd.required ?? []).includes(name),
+          ...(description ? { description } : {}),
+          schema: schema(rest as TSchema),
+        });
       }
     }
     const responses: Record<string, unknown> = {};
@@ -136,15 +148,20 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
       const out: Record<string, unknown> = { description: res.description };
       if (res.headers) {
         out.headers = Object.fromEntries(
-          Object.entries(res.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+          Object.entries(res.headers).map(([name, description]) => [
+            name,
+            { description, schema: { type: 'string' } },
+          ]),
         );
       }
-      if (res.schema) out.content = { [res.contentType ?? 'application/json']: { schema: schema(res.schema) } };
+      if (res.schema)
+        out.content = { [res.contentType ?? 'application/json']: { schema: schema(res.schema) } };
       responses[status] = out;
     }
     // Every operation can answer a client error (the input front door alone rejects malformed request targets).
     responses['4XX'] ??= {
-      description: 'Client error: invalid input, missing or invalid credentials, missing scope, not found or conflict',
+      description:
+        'Client error: invalid input, missing or invalid credentials, missing scope, not found or conflict',
       content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: `${COMPONENTS}Problem` } } },
     };
     responses.default = {
@@ -159,7 +176,10 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
     if (r.tags) op.tags = r.tags;
     if (params.length) op.parameters = params;
     if (r.body) {
-      op.requestBody = { required: r.bodyRequired ?? true, content: { [r.bodyContentType ?? 'application/json']: { schema: schema(r.body) } } };
+      op.requestBody = {
+        required: r.bodyRequired ?? true,
+        content: { [r.bodyContentType ?? 'application/json']: { schema: schema(r.body) } },
+      };
     }
     op.responses = responses;
     if (r.security) op.security = r.security.map((s) => ({ [s]: [] }));
@@ -169,7 +189,11 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
   }
   const doc: Record<string, unknown> = {
     openapi: '3.1.0',
-    info: { title: input.title, version: input.version, ...(input.description ? { description: input.description } : {}) },
+    info: {
+      title: input.title,
+      version: input.version,
+      ...(input.description ? { description: input.description } : {}),
+    },
     servers: (input.servers ?? ['/']).map((url) => ({ url })),
   };
   if (input.security) doc.security = input.security.map((s) => ({ [s]: [] }));
@@ -180,7 +204,12 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
 }
 
 /** JSON Pointer of the schema of one documented response, for validating a real response against the document. */
-export function responseSchemaPointer(method: string, expressPath: string, status: number | string, contentType = 'application/json'): string {
+export function responseSchemaPointer(
+  method: string,
+  expressPath: string,
+  status: number | string,
+  contentType = 'application/json',
+): string {
   const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
   const path = expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   return `#/paths/${esc(path)}/${method.toLowerCase()}/responses/${status}/content/${esc(contentType)}/schema`;

@@ -31,18 +31,25 @@ describe('shared validators', () => {
   it('rejects an empty message list and an unknown role', () => {
     expect(check(ChatRequest, { messages: [] }).ok).toBe(false);
     expect(check(ChatRequest, { messages: [{ role: 'tool', content: 'x' }] }).ok).toBe(false);
-    expect(check(ChatRequest, { messages: [{ role: 'user', content: 'hi' }], allow_clinical: true }).ok).toBe(true);
+    expect(check(ChatRequest, { messages: [{ role: 'user', content: 'hi' }], allow_clinical: true }).ok).toBe(
+      true,
+    );
   });
 
   it('accepts the taxonomy tree shape of the spec, nested subcategories included', () => {
     const tree = {
       total: 2,
       domains: {
-        clinical: { count: 2, categories: { triage: { count: 2, subcategories: { adult: { count: 1, subcategories: {} } } } } },
+        clinical: {
+          count: 2,
+          categories: { triage: { count: 2, subcategories: { adult: { count: 1, subcategories: {} } } } },
+        },
       },
     };
     expect(check(TaxonomyTree, tree).ok).toBe(true);
-    expect(check(TaxonomyTree, { total: 1, domains: { x: { count: 'one', categories: {} } } }).ok).toBe(false);
+    expect(check(TaxonomyTree, { total: 1, domains: { x: { count: 'one', categories: {} } } }).ok).toBe(
+      false,
+    );
   });
 
   it('requires a 32-hex-character nonce in a relay payload', () => {
@@ -71,17 +78,32 @@ describe('OpenAPI assembly', () => {
       title: 't',
       version: '1',
       routes: [
-        { method: 'post', path: '/api/v1/auth/login', summary: 'login', body: LoginRequest, responses: { '200': { description: 'ok' } } },
-        { method: 'get', path: '/api/agents/:agentId', summary: 'agent', responses: { '200': { description: 'ok' } } },
+        {
+          method: 'post',
+          path: '/api/v1/auth/login',
+          summary: 'login',
+          body: LoginRequest,
+          responses: { '200': { description: 'ok' } },
+        },
+        {
+          method: 'get',
+          path: '/api/agents/:agentId',
+          summary: 'agent',
+          responses: { '200': { description: 'ok' } },
+        },
       ],
     }) as any;
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.paths['/api/agents/{agentId}'].get.parameters[0]).toMatchObject({ name: 'agentId', in: 'path' });
-    expect(doc.paths['/api/v1/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual([
-      'email',
-      'password',
-    ]);
-    expect(doc.components.schemas.Problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'code']));
+    expect(doc.paths['/api/agents/{agentId}'].get.parameters[0]).toMatchObject({
+      name: 'agentId',
+      in: 'path',
+    });
+    expect(
+      doc.paths['/api/v1/auth/login'].post.requestBody.content['application/json'].schema.required,
+    ).toEqual(['email', 'password']);
+    expect(doc.components.schemas.Problem.required).toEqual(
+      expect.arrayContaining(['type', 'title', 'status', 'code']),
+    );
     expect(check(Problem, { type: 'about:blank', title: 'x', status: 400, code: 'BAD' }).ok).toBe(true);
   });
 });

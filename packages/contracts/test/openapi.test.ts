@@ -9,8 +9,21 @@ function doc() {
     security: ['bearer'],
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     routes: [
-      { method: 'get', path: '/tree', summary: 'tree', responses: { '200': { description: 'ok', schema: TaxonomyTree } } },
-      { method: 'get', path: '/items/:id', summary: 'item', params: Type.Object({ id: Type.String({ format: 'uuid' }) }), headers: Type.Object({ 'X-T': Type.Optional(Type.String()) }), responses: { '200': { description: 'ok', schema: Item } }, security: [] },
+      {
+        method: 'get',
+        path: '/tree',
+        summary: 'tree',
+        responses: { '200': { description: 'ok', schema: TaxonomyTree } },
+      },
+      {
+        method: 'get',
+        path: '/items/:id',
+        summary: 'item',
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        headers: Type.Object({ 'X-T': Type.Optional(Type.String()) }),
+        responses: { '200': { description: 'ok', schema: Item } },
+        security: [],
+      },
     ],
   }) as any;
 }
@@ -46,18 +59,38 @@ describe('buildOpenApi', () => {
 describe('checkDocumentedResponse', () => {
   it('validates against the documented schema, following references, and reports mismatches', () => {
     const d = doc();
-    expect(checkDocumentedResponse(d, 'get', '/tree', 200, { total: 1, domains: { wellness: { count: 1, categories: { sleep: { count: 1, subcategories: {} } } } } })).toEqual([]);
-    expect(checkDocumentedResponse(d, 'get', '/tree', 200, { total: 1, domains: { wellness: { count: 1, categories: { sleep: { count: 'one', subcategories: {} } } } } })).not.toEqual([]);
-    expect(checkDocumentedResponse(d, 'get', '/items/:id', 200, { id: 'a', n: 1, extra: true })).not.toEqual([]);
+    expect(
+      checkDocumentedResponse(d, 'get', '/tree', 200, {
+        total: 1,
+        domains: { wellness: { count: 1, categories: { sleep: { count: 1, subcategories: {} } } } },
+      }),
+    ).toEqual([]);
+    expect(
+      checkDocumentedResponse(d, 'get', '/tree', 200, {
+        total: 1,
+        domains: { wellness: { count: 1, categories: { sleep: { count: 'one', subcategories: {} } } } },
+      }),
+    ).not.toEqual([]);
+    expect(checkDocumentedResponse(d, 'get', '/items/:id', 200, { id: 'a', n: 1, extra: true })).not.toEqual(
+      [],
+    );
   });
 
   it('falls back to the status class, then default, and needs the documented media type', () => {
     const d = doc();
     const problem = { type: 'about:blank', title: 'Not found', status: 404, code: 'NOT_FOUND' };
-    expect(checkDocumentedResponse(d, 'get', '/items/:id', 404, problem, 'application/problem+json')).toEqual([]);
-    expect(checkDocumentedResponse(d, 'get', '/items/:id', 503, problem, 'application/problem+json')).toEqual([]);
-    expect(checkDocumentedResponse(d, 'get', '/items/:id', 404, { title: 'x' }, 'application/problem+json')).not.toEqual([]);
-    expect(() => checkDocumentedResponse(d, 'get', '/items/:id', 200, {}, 'text/html')).toThrow(/no text\/html schema/);
+    expect(checkDocumentedResponse(d, 'get', '/items/:id', 404, problem, 'application/problem+json')).toEqual(
+      [],
+    );
+    expect(checkDocumentedResponse(d, 'get', '/items/:id', 503, problem, 'application/problem+json')).toEqual(
+      [],
+    );
+    expect(
+      checkDocumentedResponse(d, 'get', '/items/:id', 404, { title: 'x' }, 'application/problem+json'),
+    ).not.toEqual([]);
+    expect(() => checkDocumentedResponse(d, 'get', '/items/:id', 200, {}, 'text/html')).toThrow(
+      /no text\/html schema/,
+    );
     expect(() => checkDocumentedResponse(d, 'get', '/nowhere', 200, {})).toThrow();
   });
 });

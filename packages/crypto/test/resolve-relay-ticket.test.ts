@@ -122,7 +122,10 @@ describe('resolveRelayTicket check 2: the signature string must be exactly the e
   it.each([
     ['a wide character whose low byte is the right hex digit', widen(5, 0x100)],
     ['a C1 character one bit away from the right hex digit', widen(63, 0x80)],
-    ['a two-byte character in front, the rest truncated to 64 bytes', `${segment}.é${signature.slice(0, 63)}`],
+    [
+      'a two-byte character in front, the rest truncated to 64 bytes',
+      `${segment}.é${signature.slice(0, 63)}`,
+    ],
     ['a lone surrogate in place of a digit', `${segment}.\ud800${signature.slice(1)}`],
   ])('rejects the genuine signature spelled with %s as RELAY_MALFORMED_TICKET', async (_name, ticket) => {
     expect(await resolveCode(aResolveInput(ticket))).toBe('RELAY_MALFORMED_TICKET');

@@ -4,8 +4,16 @@ import { candidatesFor, passageTitle, rankPassages, titleMatch, tokenize } from 
 describe('passage re-ranking by title', () => {
   it('puts the passage whose title asks the question first, over a better-scored passage of a sibling document', () => {
     const ranked = rankPassages('What are the symptoms of acromegaly?', [
-      { id: 'what-is', text: 'What is (are) Acromegaly ?\n\nAcromegaly is a hormonal disorder; its symptoms vary.', score: 0.75 },
-      { id: 'symptoms', text: 'What are the symptoms of Acromegaly ?\n\nEnlarged hands and feet.', score: 0.7 },
+      {
+        id: 'what-is',
+        text: 'What is (are) Acromegaly ?\n\nAcromegaly is a hormonal disorder; its symptoms vary.',
+        score: 0.75,
+      },
+      {
+        id: 'symptoms',
+        text: 'What are the symptoms of Acromegaly ?\n\nEnlarged hands and feet.',
+        score: 0.7,
+      },
     ]);
     expect(ranked.map((r) => r.id)).toEqual(['symptoms', 'what-is']);
     expect(ranked[0].titleMatch).toBe(1);
@@ -33,13 +41,17 @@ describe('passage re-ranking by title', () => {
   });
 
   it('returns every passage once, each score at least its recall score (property)', () => {
-    const passage = fc.record({ text: fc.string({ maxLength: 60 }), score: fc.double({ min: 0, max: 1, noNaN: true }) });
+    const passage = fc.record({
+      text: fc.string({ maxLength: 60 }),
+      score: fc.double({ min: 0, max: 1, noNaN: true }),
+    });
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), fc.array(passage, { maxLength: 12 }), (q, ps) => {
         const ranked = rankPassages(q, ps);
         expect(ranked).toHaveLength(ps.length);
         for (const r of ranked) expect(r.rank).toBeGreaterThanOrEqual(r.score - 1e-12);
-        for (let i = 1; i < ranked.length; i++) expect(ranked[i - 1].rank).toBeGreaterThanOrEqual(ranked[i].rank);
+        for (let i = 1; i < ranked.length; i++)
+          expect(ranked[i - 1].rank).toBeGreaterThanOrEqual(ranked[i].rank);
       }),
     );
   });

@@ -49,7 +49,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       // and peer address included (a getpeername call), on every request, only for this to keep three fields.
       wrapSerializers: false,
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          path: req.url.split('?')[0],
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
@@ -63,14 +67,25 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       cors({
         origin: any ? true : options.corsOrigins,
         credentials: !any,
-        exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', ...(options.exposedHeaders ?? [])],
+        exposedHeaders: [
+          'X-Request-Id',
+          'Retry-After',
+          'WWW-Authenticate',
+          ...(options.exposedHeaders ?? []),
+        ],
         maxAge: 600,
       }),
     );
   }
   if (options.metrics) app.use(options.metrics.middleware);
   app.use(requestTargetGuard());
-  app.use(express.json({ limit: options.bodyLimit ?? '1mb', strict: true, verify: jsonBodyVerifier(options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) }));
+  app.use(
+    express.json({
+      limit: options.bodyLimit ?? '1mb',
+      strict: true,
+      verify: jsonBodyVerifier(options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH),
+    }),
+  );
   return app;
 }
 

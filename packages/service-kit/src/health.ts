@@ -30,7 +30,10 @@ export class HealthRegistry {
 
   /** Adds a named component check. */
   register(name: string, fn: HealthCheck, opts: CheckOptions = {}): this {
-    this.checks.set(name, { fn, opts: { timeoutMs: opts.timeoutMs ?? 2000, readiness: opts.readiness ?? true } });
+    this.checks.set(name, {
+      fn,
+      opts: { timeoutMs: opts.timeoutMs ?? 2000, readiness: opts.readiness ?? true },
+    });
     return this;
   }
 
@@ -52,7 +55,9 @@ export class HealthRegistry {
   /** Runs every check concurrently, each bounded by its timeout. */
   async readiness(): Promise<HealthReport> {
     const entries = await Promise.all(
-      [...this.checks.entries()].map(async ([name, { fn, opts }]) => [name, await runCheck(fn, opts.timeoutMs), opts.readiness] as const),
+      [...this.checks.entries()].map(
+        async ([name, { fn, opts }]) => [name, await runCheck(fn, opts.timeoutMs), opts.readiness] as const,
+      ),
     );
     const components: Record<string, ComponentHealth> = {};
     let down = false;

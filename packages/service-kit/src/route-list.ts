@@ -24,7 +24,8 @@ function join(prefix: string, path: string): string {
 function pathsOf(raw: unknown): string[] {
   const list = Array.isArray(raw) ? (raw.flat(Infinity) as unknown[]) : [raw];
   return list.map((p) => {
-    if (typeof p !== 'string') throw new Error(`listRoutes: a route path that is not a string (${String(p)}) cannot be listed`);
+    if (typeof p !== 'string')
+      throw new Error(`listRoutes: a route path that is not a string (${String(p)}) cannot be listed`);
     return p;
   });
 }
@@ -34,13 +35,20 @@ function walk(stack: LayerLike[], prefix: string, out: MountedRoute[]): void {
     if (layer.route) {
       const methods = Object.keys(layer.route.methods).filter((m) => layer.route!.methods[m]);
       for (const path of pathsOf(layer.route.path)) {
-        for (const m of methods) out.push({ method: m === '_all' ? 'ALL' : m.toUpperCase(), path: join(prefix, path), kind: 'route' });
+        for (const m of methods)
+          out.push({
+            method: m === '_all' ? 'ALL' : m.toUpperCase(),
+            path: join(prefix, path),
+            kind: 'route',
+          });
       }
       continue;
     }
-    if (layer.rawPath === undefined) throw new Error('listRoutes: this express/router version does not expose Layer.rawPath');
+    if (layer.rawPath === undefined)
+      throw new Error('listRoutes: this express/router version does not expose Layer.rawPath');
     for (const path of pathsOf(layer.rawPath)) {
-      if (Array.isArray(layer.handle?.stack)) walk(layer.handle.stack, path === '/' ? prefix : join(prefix, path), out);
+      if (Array.isArray(layer.handle?.stack))
+        walk(layer.handle.stack, path === '/' ? prefix : join(prefix, path), out);
       else if (path !== '/') out.push({ method: 'ALL', path: join(prefix, path), kind: 'mount' });
       // app-wide middleware (no path) serves no endpoint of its own
     }

@@ -25,7 +25,9 @@ export function validate(schemas: RequestSchemas): RequestHandler {
       // express.json() leaves the body undefined unless the request declared application/json.
       if (value === undefined) {
         const detail = 'a JSON body with Content-Type: application/json is required';
-        return next(new ValidationError('A JSON body is required', [{ pointer: '/', detail }], 'BODY_REQUIRED'));
+        return next(
+          new ValidationError('A JSON body is required', [{ pointer: '/', detail }], 'BODY_REQUIRED'),
+        );
       }
       if (!body(value)) issues.push(...toIssues(body.errors, ''));
     }

@@ -22,13 +22,24 @@ function captureLogs() {
   return { lines, logger: createLogger({ name: 'test', level: 'info', destination }) };
 }
 
-const Body = Type.Object({ name: Type.String({ minLength: 1 }), age: Type.Optional(Type.Integer()) }, { additionalProperties: false });
-const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })) }, { additionalProperties: false });
+const Body = Type.Object(
+  { name: Type.String({ minLength: 1 }), age: Type.Optional(Type.Integer()) },
+  { additionalProperties: false },
+);
+const Query = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })) },
+  { additionalProperties: false },
+);
 
 function buildApp() {
   const logs = captureLogs();
   const metrics = createMetrics('test', false);
-  const app = createServiceApp({ logger: logs.logger, corsOrigins: ['https://console.example'], bodyLimit: '1kb', metrics });
+  const app = createServiceApp({
+    logger: logs.logger,
+    corsOrigins: ['https://console.example'],
+    bodyLimit: '1kb',
+    metrics,
+  });
   const writes: unknown[] = [];
   app.post('/things', validate({ body: Body }), (req, res) => {
     writes.push(req.body);
@@ -86,7 +97,9 @@ describe('createServiceApp', () => {
 
   it('rejects a body over the limit with 413', async () => {
     const { app } = buildApp();
-    const res = await request(app).post('/things').send({ name: 'x'.repeat(5000) });
+    const res = await request(app)
+      .post('/things')
+      .send({ name: 'x'.repeat(5000) });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -135,7 +148,9 @@ describe('createServiceApp', () => {
 
   it('keeps a well-formed incoming request id and replaces a hostile one', async () => {
     const { app } = buildApp();
-    expect((await request(app).get('/nope').set('X-Request-Id', 'abc-123')).headers['x-request-id']).toBe('abc-123');
+    expect((await request(app).get('/nope').set('X-Request-Id', 'abc-123')).headers['x-request-id']).toBe(
+      'abc-123',
+    );
     const res = await request(app).get('/nope').set('X-Request-Id', 'bad id with spaces');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -147,7 +162,11 @@ describe('createServiceApp', () => {
     expect(all).toContain('"path":"/things"');
     // The access line keeps exactly the request id, method and path, and the status code.
     const line = logs.lines.map((l) => JSON.parse(l)).find((l) => l.res);
-    expect(line.req).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), method: 'GET', path: '/things' });
+    expect(line.req).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      method: 'GET',
+      path: '/things',
+    });
     expect(line.res).toEqual({ statusCode: 400 }); // `code` is not a declared query parameter
     expect(all).not.toContain('SECRET_CODE_123');
     expect(all).not.toContain('SECRET_TOKEN_456');
@@ -155,9 +174,15 @@ describe('createServiceApp', () => {
 
   it('applies the configured CORS origins only', async () => {
     const { app } = buildApp();
-    const ok = await request(app).options('/things').set('Origin', 'https://console.example').set('Access-Control-Request-Method', 'POST');
+    const ok = await request(app)
+      .options('/things')
+      .set('Origin', 'https://console.example')
+      .set('Access-Control-Request-Method', 'POST');
     expect(ok.headers['access-control-allow-origin']).toBe('https://console.example');
-    const other = await request(app).options('/things').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST');
+    const other = await request(app)
+      .options('/things')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'POST');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -165,6 +190,8 @@ describe('createServiceApp', () => {
     const { app, metrics } = buildApp();
     await request(app).get('/things?limit=2');
     const text = await metrics.registry.metrics();
-    expect(text).toMatch(/http_server_requests_seconds_count\{[^}]*route="\/things"[^}]*status="200"[^}]*\} 1/);
+    expect(text).toMatch(
+      /http_server_requests_seconds_count\{[^}]*route="\/things"[^}]*status="200"[^}]*\} 1/,
+    );
   });
 });

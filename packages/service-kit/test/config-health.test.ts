@@ -30,7 +30,9 @@ describe('loadConfig', () => {
 
   it('runs cross-field rules after the schema passes', () => {
     expect(() =>
-      loadConfig(Schema, { JWT_SECRET: 'x'.repeat(32) }, [(c) => c.PORT === 8080 && 'PORT must not be 8080 here']),
+      loadConfig(Schema, { JWT_SECRET: 'x'.repeat(32) }, [
+        (c) => c.PORT === 8080 && 'PORT must not be 8080 here',
+      ]),
     ).toThrow(/PORT must not be 8080/);
   });
 
@@ -44,7 +46,10 @@ describe('loadConfig', () => {
 describe('HealthRegistry', () => {
   it('is UP when every check passes and reports details', async () => {
     const h = new HealthRegistry().register('db', async () => ({ engine: 'pglite' }));
-    expect(await h.readiness()).toEqual({ status: 'UP', components: { db: { status: 'UP', details: { engine: 'pglite' } } } });
+    expect(await h.readiness()).toEqual({
+      status: 'UP',
+      components: { db: { status: 'UP', details: { engine: 'pglite' } } },
+    });
   });
 
   it('bounds a hung check by its timeout and reports DOWN', async () => {
@@ -55,9 +60,13 @@ describe('HealthRegistry', () => {
   });
 
   it('ignores non-readiness checks for the overall status', async () => {
-    const h = new HealthRegistry().register('optional', async () => {
-      throw new Error('off');
-    }, { readiness: false });
+    const h = new HealthRegistry().register(
+      'optional',
+      async () => {
+        throw new Error('off');
+      },
+      { readiness: false },
+    );
     expect((await h.readiness()).status).toBe('UP');
   });
 

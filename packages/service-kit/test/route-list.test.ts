@@ -9,13 +9,22 @@ function app() {
   const inner = Router();
   inner.use((_req, _res, next) => next()); // a guard, no endpoint
   inner.get('/items/:id', (_req, res) => res.end());
-  inner.route('/items').get((_req, res) => res.end()).post((_req, res) => res.end());
+  inner
+    .route('/items')
+    .get((_req, res) => res.end())
+    .post((_req, res) => res.end());
   const api = Router();
   api.use(inner); // mounted without a path
-  api.use('/nested', Router().delete('/x', (_req, res) => res.end()));
+  api.use(
+    '/nested',
+    Router().delete('/x', (_req, res) => res.end()),
+  );
   a.use('/api', api);
   a.use('/proxy', (_req, res) => res.end());
-  a.use(['/a', '/b'], Router().put('/', (_req, res) => res.end()));
+  a.use(
+    ['/a', '/b'],
+    Router().put('/', (_req, res) => res.end()),
+  );
   return a;
 }
 
@@ -62,7 +71,9 @@ describe('compareRoutes', () => {
 
   it('reports documented operations nothing serves, even below a guard of a router', () => {
     const routes = [...listRoutes(app()), { method: 'ALL', path: '/api', kind: 'mount' as const }];
-    const extra = { paths: { ...doc.paths, '/api/ghost': { get: op }, '/api/items/{id}': { get: op, patch: op } } };
+    const extra = {
+      paths: { ...doc.paths, '/api/ghost': { get: op }, '/api/items/{id}': { get: op, patch: op } },
+    };
     expect(compareRoutes(routes, extra).unmounted).toEqual(['GET /api/ghost', 'PATCH /api/items/:id']);
   });
 });

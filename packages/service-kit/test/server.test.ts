@@ -45,7 +45,15 @@ describe('startServer graceful shutdown', () => {
     finalizeApp(app);
     const health = new HealthRegistry();
     const closed: string[] = [];
-    const running = await startServer({ app, port: 0, host: '127.0.0.1', logger: silent, health, onClose: [() => void closed.push('pool')], shutdownTimeoutMs: 3000 });
+    const running = await startServer({
+      app,
+      port: 0,
+      host: '127.0.0.1',
+      logger: silent,
+      health,
+      onClose: [() => void closed.push('pool')],
+      shutdownTimeoutMs: 3000,
+    });
     ref.running = running;
     const slow = get(running.port, '/slow');
     const stream = get(running.port, '/stream');
@@ -65,14 +73,24 @@ describe('startServer graceful shutdown', () => {
     app.get('/ping', (_req, res) => res.json({ ok: true }));
     finalizeApp(app);
     const health = new HealthRegistry();
-    const running = await startServer({ app, port: 0, host: '127.0.0.1', logger: silent, health, drainMs: 600, shutdownTimeoutMs: 1000 });
+    const running = await startServer({
+      app,
+      port: 0,
+      host: '127.0.0.1',
+      logger: silent,
+      health,
+      drainMs: 600,
+      shutdownTimeoutMs: 1000,
+    });
     const keepAlive = new http.Agent({ keepAlive: true });
     const viaAgent = (path: string) =>
       new Promise<{ status: number; connection?: string }>((resolve, reject) => {
-        http.get({ host: '127.0.0.1', port: running.port, path, agent: keepAlive }, (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
-        }).on('error', reject);
+        http
+          .get({ host: '127.0.0.1', port: running.port, path, agent: keepAlive }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          })
+          .on('error', reject);
       });
     expect((await viaAgent('/ping')).connection).toBe('keep-alive');
     const t0 = Date.now();
@@ -96,7 +114,13 @@ describe('startServer graceful shutdown', () => {
   it('destroys connections still busy when the timeout is reached', async () => {
     const app = createServiceApp({ logger: silent, corsOrigins: [] });
     app.get('/hang', () => undefined);
-    const running = await startServer({ app, port: 0, host: '127.0.0.1', logger: silent, shutdownTimeoutMs: 200 });
+    const running = await startServer({
+      app,
+      port: 0,
+      host: '127.0.0.1',
+      logger: silent,
+      shutdownTimeoutMs: 200,
+    });
     const hang = get(running.port, '/hang').catch((e: Error) => e);
     await new Promise((r) => setTimeout(r, 50));
     const t0 = Date.now();

@@ -35,7 +35,10 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
       return;
     }
     if (!wasServing) {
-      logger.error({ pid: worker.process.pid, code, signal }, 'a worker stopped before it served; stopping the service');
+      logger.error(
+        { pid: worker.process.pid, code, signal },
+        'a worker stopped before it served; stopping the service',
+      );
       stopping = true;
       for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
       void management?.close().finally(() => process.exit(1));
@@ -56,7 +59,10 @@ export async function runClusterPrimary(options: ClusterPrimaryOptions): Promise
   if (options.managementPort !== undefined) {
     const aggregator = new AggregatorRegistry();
     // The management server asks only for `metrics()` and `contentType`; the aggregator's are the cluster's sums.
-    const registry = { metrics: () => aggregator.clusterMetrics(), contentType: aggregator.contentType } as unknown as Registry;
+    const registry = {
+      metrics: () => aggregator.clusterMetrics(),
+      contentType: aggregator.contentType,
+    } as unknown as Registry;
     management = await startManagementServer({ port: options.managementPort, registry, logger });
   }
   for (let i = 0; i < options.workers; i++) fork();

@@ -47,10 +47,18 @@ describe('catalog endpoints on the fixture workspace', () => {
   });
 
   it('filters by category prefix segment by segment, including subcategories', async () => {
-    expect(ids((await get('/api/agents?category=wellness.sleep').expect(200)).body).sort()).toEqual(['shift-work-sleep', 'sleep-coach']);
-    expect(ids((await get('/api/agents?category=wellness.sleep.shift-work').expect(200)).body)).toEqual(['shift-work-sleep']);
+    expect(ids((await get('/api/agents?category=wellness.sleep').expect(200)).body).sort()).toEqual([
+      'shift-work-sleep',
+      'sleep-coach',
+    ]);
+    expect(ids((await get('/api/agents?category=wellness.sleep.shift-work').expect(200)).body)).toEqual([
+      'shift-work-sleep',
+    ]);
     expect(ids((await get('/api/agents?category=wellness.sle').expect(200)).body)).toEqual([]);
-    expect(ids((await get('/api/agents?category=clinical').expect(200)).body).sort()).toEqual(['after-hours-nurse', 'symptom-checker']);
+    expect(ids((await get('/api/agents?category=clinical').expect(200)).body).sort()).toEqual([
+      'after-hours-nurse',
+      'symptom-checker',
+    ]);
   });
 
   it('ranks full-text results: name and tags outweigh a passing mention in a persona', async () => {
@@ -62,13 +70,17 @@ describe('catalog endpoints on the fixture workspace', () => {
     const scores = sleep.body.agents.map((a: { score: number }) => a.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(ids((await get('/api/agents?query=night%20shift').expect(200)).body)[0]).toBe('shift-work-sleep');
-    expect(ids((await get('/api/agents?query=deductible%20claims').expect(200)).body)[0]).toBe('insurance-guide');
+    expect(ids((await get('/api/agents?query=deductible%20claims').expect(200)).body)[0]).toBe(
+      'insurance-guide',
+    );
   });
 
   it('matches word forms and small typos', async () => {
     expect(ids((await get('/api/agents?query=insurence').expect(200)).body)[0]).toBe('insurance-guide');
     expect(ids((await get('/api/agents?query=thoughts').expect(200)).body)[0]).toBe('cbt-coach');
-    expect(ids((await get('/api/agents?query=triag').expect(200)).body)).toEqual(expect.arrayContaining(['symptom-checker', 'after-hours-nurse']));
+    expect(ids((await get('/api/agents?query=triag').expect(200)).body)).toEqual(
+      expect.arrayContaining(['symptom-checker', 'after-hours-nurse']),
+    );
   });
 
   it('combines the query with domain and category filters', async () => {
@@ -97,11 +109,17 @@ describe('catalog endpoints on the fixture workspace', () => {
     expect(res.body).toEqual({
       total: 7,
       domains: {
-        clinical: { count: 2, categories: { triage: { count: 2, subcategories: { 'after-hours': leaf(1) } } } },
+        clinical: {
+          count: 2,
+          categories: { triage: { count: 2, subcategories: { 'after-hours': leaf(1) } } },
+        },
         education: { count: 0, categories: {} },
         navigation: { count: 1, categories: { insurance: leaf(1) } },
         therapy: { count: 1, categories: { cbt: leaf(1) } },
-        wellness: { count: 3, categories: { sleep: { count: 2, subcategories: { 'shift-work': leaf(1) } }, stress: leaf(1) } },
+        wellness: {
+          count: 3,
+          categories: { sleep: { count: 2, subcategories: { 'shift-work': leaf(1) } }, stress: leaf(1) },
+        },
       },
     });
   });
@@ -122,7 +140,11 @@ describe('catalog endpoints on the fixture workspace', () => {
       expect.objectContaining({
         id: 'sleep-hygiene',
         references: [
-          expect.objectContaining({ name: 'routine.md', path: 'references/routine.md', title: 'Building a sleep routine' }),
+          expect.objectContaining({
+            name: 'routine.md',
+            path: 'references/routine.md',
+            title: 'Building a sleep routine',
+          }),
           expect.objectContaining({ name: 'when-to-see-someone.md' }),
         ],
       }),
@@ -132,7 +154,13 @@ describe('catalog endpoints on the fixture workspace', () => {
   });
 
   it('answers 404 problems for unknown agents and skills, including broken ones that were skipped', async () => {
-    for (const url of ['/api/agents/nobody', '/api/agents/bad-domain', '/api/skills/nothing', '/api/skills/broken-skill', '/api/agents/..%2F..%2Fetc']) {
+    for (const url of [
+      '/api/agents/nobody',
+      '/api/agents/bad-domain',
+      '/api/skills/nothing',
+      '/api/skills/broken-skill',
+      '/api/agents/..%2F..%2Fetc',
+    ]) {
       const res = await get(url).expect(404);
       expect(res.headers['content-type']).toMatch(/problem\+json/);
     }
@@ -151,8 +179,21 @@ describe('catalog endpoints on the fixture workspace', () => {
     const res = await get('/api/skills/triage-basics').expect(200);
     expect(res.body).toMatchObject({
       id: 'triage-basics',
-      metadata: { domain: 'clinical', clinical: true, tags: ['triage', 'urgency'], version: '1.0.0', status: 'active' },
-      references: [{ name: 'red-flags.md', path: 'references/red-flags.md', title: 'Red flags', bytes: expect.any(Number) }],
+      metadata: {
+        domain: 'clinical',
+        clinical: true,
+        tags: ['triage', 'urgency'],
+        version: '1.0.0',
+        status: 'active',
+      },
+      references: [
+        {
+          name: 'red-flags.md',
+          path: 'references/red-flags.md',
+          title: 'Red flags',
+          bytes: expect.any(Number),
+        },
+      ],
     });
     expect(res.body.instructions).toMatch(/^# Triage basics/);
     expect(res.body.agents.sort()).toEqual(['after-hours-nurse', 'symptom-checker']);

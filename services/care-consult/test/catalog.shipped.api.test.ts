@@ -12,7 +12,10 @@ function manifests(kind: 'agents' | 'skills', file: string): Array<Record<string
   const dir = path.join(SHIPPED_WORKSPACE_ROOT, kind);
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
-    .map((e) => parse(readFileSync(path.join(dir, e.name, file), 'utf8').split(/^---$/m)[1]) as Record<string, any>);
+    .map(
+      (e) =>
+        parse(readFileSync(path.join(dir, e.name, file), 'utf8').split(/^---$/m)[1]) as Record<string, any>,
+    );
 }
 
 describe('catalog on the shipped starter workspace', () => {
@@ -62,7 +65,10 @@ describe('catalog on the shipped starter workspace', () => {
     for (const [d, node] of Object.entries<any>(tree.domains)) walk(d, node.categories);
     expect(paths.length).toBeGreaterThan(20);
     for (const [category, count] of paths) {
-      expect([category, (await get(`/api/agents?category=${category}&limit=100`).expect(200)).body.total]).toEqual([category, count]);
+      expect([
+        category,
+        (await get(`/api/agents?category=${category}&limit=100`).expect(200)).body.total,
+      ]).toEqual([category, count]);
     }
   });
 
@@ -79,7 +85,12 @@ describe('catalog on the shipped starter workspace', () => {
 
   it('finds both diabetes specialists at the top and keeps a domain filter strict', async () => {
     const res = await get('/api/agents?query=diabetes').expect(200);
-    expect(res.body.agents.slice(0, 2).map((a: { id: string }) => a.id).sort()).toEqual(['diabetes-care-guide', 'diabetes-educator']);
+    expect(
+      res.body.agents
+        .slice(0, 2)
+        .map((a: { id: string }) => a.id)
+        .sort(),
+    ).toEqual(['diabetes-care-guide', 'diabetes-educator']);
     const therapy = await get('/api/agents?query=stress&domain=therapy&limit=50').expect(200);
     expect(therapy.body.agents.every((a: { domain: string }) => a.domain === 'therapy')).toBe(true);
   });

@@ -11,7 +11,9 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    const have = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
   }
   return undefined;
@@ -27,7 +29,9 @@ describe('care-consult metrics', () => {
 
   it('counts refusals by category, streams open and closed, relay outcomes and requests by route', async () => {
     const { frames } = await chat(ctx.app, token, {
-      messages: [{ role: 'user', content: 'My dad suddenly has a drooping face and slurred speech right now' }],
+      messages: [
+        { role: 'user', content: 'My dad suddenly has a drooping face and slurred speech right now' },
+      ],
     });
     expect(frames.some((f) => f.event === 'refusal')).toBe(true);
     await request(ctx.app).get('/api/relay/callback?code=abc&state=not-a-ticket').expect(400);
@@ -37,15 +41,26 @@ describe('care-consult metrics', () => {
     expect(sample(res.text, 'care_consult_chat_streams_open')).toBe(0);
     const rejected = { operation: 'resolve', outcome: 'rejected' };
     expect(sample(res.text, 'care_consult_relay_outcomes_total', rejected)).toBe(1);
-    expect(sample(res.text, 'http_server_requests_seconds_count', { method: 'POST', route: '/api/chat', status: '200' })).toBe(1);
+    expect(
+      sample(res.text, 'http_server_requests_seconds_count', {
+        method: 'POST',
+        route: '/api/chat',
+        status: '200',
+      }),
+    ).toBe(1);
   });
 
   it('keeps metrics off the API port with a management port, and answers liveness without the database', async () => {
-    const other = await createTestContext({ env: { MANAGEMENT_PORT: '9464' }, overrides: { metrics: createMetrics('care-consult', false) } });
+    const other = await createTestContext({
+      env: { MANAGEMENT_PORT: '9464' },
+      overrides: { metrics: createMetrics('care-consult', false) },
+    });
     try {
       await request(other.app).get('/actuator/prometheus').expect(404);
       await other.deps.database.close();
-      expect((await request(other.app).get('/actuator/health/liveness').expect(200)).body).toEqual({ status: 'UP' });
+      expect((await request(other.app).get('/actuator/health/liveness').expect(200)).body).toEqual({
+        status: 'UP',
+      });
     } finally {
       await other.close().catch(() => undefined);
     }

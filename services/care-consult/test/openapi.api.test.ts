@@ -21,7 +21,10 @@ describe('GET /openapi.json (care-consult)', () => {
   const provider = new ScriptedProvider(() => ({ events: says('Keep a regular bedtime.') }));
 
   beforeAll(async () => {
-    ctx = await createChatContext({ overrides: { chatProvider: provider }, env: { RELAY_SIGNING_KEY: 'relay-signing-key-of-at-least-32-characters' } });
+    ctx = await createChatContext({
+      overrides: { chatProvider: provider },
+      env: { RELAY_SIGNING_KEY: 'relay-signing-key-of-at-least-32-characters' },
+    });
     const res = await request(ctx.app).get('/openapi.json');
     expect(res.status).toBe(200);
     doc = res.body as Doc;
@@ -45,7 +48,10 @@ describe('GET /openapi.json (care-consult)', () => {
   it('documents every mounted route and nothing that is not mounted, with and without the prometheus route', async () => {
     expect(compareRoutes(listRoutes(ctx.app), doc)).toEqual({ undocumented: [], unmounted: [] });
     expect(Object.keys(doc.paths)).not.toContain('/actuator/prometheus');
-    const dev = await createChatContext({ env: { APP_PROFILES_ACTIVE: 'dev' }, overrides: { metrics: createMetrics('care-consult-doc-test') } });
+    const dev = await createChatContext({
+      env: { APP_PROFILES_ACTIVE: 'dev' },
+      overrides: { metrics: createMetrics('care-consult-doc-test') },
+    });
     try {
       const devDoc = (await request(dev.app).get('/openapi.json')).body as Doc;
       expect(Object.keys(devDoc.paths)).toContain('/actuator/prometheus');
@@ -58,14 +64,25 @@ describe('GET /openapi.json (care-consult)', () => {
   it('the comparison fails for a missing operation or a documented one that is not mounted', () => {
     const trimmed = { ...doc, paths: { ...doc.paths } };
     delete trimmed.paths['/api/chat/threads/{thread_id}'];
-    expect(compareRoutes(listRoutes(ctx.app), trimmed).undocumented).toEqual(['GET /api/chat/threads/:thread_id']);
+    expect(compareRoutes(listRoutes(ctx.app), trimmed).undocumented).toEqual([
+      'GET /api/chat/threads/:thread_id',
+    ]);
     const extra = { ...doc, paths: { ...doc.paths, '/api/agents/{agentId}/rate': { post: {} } } };
     expect(compareRoutes(listRoutes(ctx.app), extra).unmounted).toEqual(['POST /api/agents/:agentId/rate']);
   });
 
   it('marks exactly the open endpoints as open', () => {
     expect(openOperations(doc)).toEqual(
-      ['GET /actuator/health/liveness', 'GET /api/health', 'GET /api/relay/callback', 'GET /console', 'GET /console/config.json', 'GET /console/vendor/{file}', 'GET /favicon.ico', 'GET /openapi.json'].sort(),
+      [
+        'GET /actuator/health/liveness',
+        'GET /api/health',
+        'GET /api/relay/callback',
+        'GET /console',
+        'GET /console/config.json',
+        'GET /console/vendor/{file}',
+        'GET /favicon.ico',
+        'GET /openapi.json',
+      ].sort(),
     );
   });
 
@@ -73,7 +90,10 @@ describe('GET /openapi.json (care-consult)', () => {
     const expectDocumented = (method: string, path: string, res: request.Response) => {
       const type = String(res.headers['content-type'] ?? '').split(';')[0];
       const call = `${method} ${path} ${res.status}`;
-      expect({ call, issues: checkDocumentedResponse(doc, method, path, res.status, res.body, type) }).toEqual({ call, issues: [] });
+      expect({
+        call,
+        issues: checkDocumentedResponse(doc, method, path, res.status, res.body, type),
+      }).toEqual({ call, issues: [] });
     };
 
     it('health', async () => {
@@ -84,7 +104,11 @@ describe('GET /openapi.json (care-consult)', () => {
 
     it('chat: the stream is event-stream; the thread history matches its schema', async () => {
       const threadId = `doc-${Date.now()}`;
-      const { res, frames } = await chat(ctx.app, alice.token(), { messages: [{ role: 'user', content: 'How can I sleep better?' }], agent_id: 'sleep-coach', thread_id: threadId });
+      const { res, frames } = await chat(ctx.app, alice.token(), {
+        messages: [{ role: 'user', content: 'How can I sleep better?' }],
+        agent_id: 'sleep-coach',
+        thread_id: threadId,
+      });
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
       expect(names(frames).at(-1)).toBe('done');
@@ -105,7 +129,11 @@ describe('GET /openapi.json (care-consult)', () => {
         expect(list.body.agents.length).toBeGreaterThan(0);
         expectDocumented('get', '/api/agents', list);
       }
-      expectDocumented('get', '/api/agents/categories', await request(ctx.app).get('/api/agents/categories').set(auth()));
+      expectDocumented(
+        'get',
+        '/api/agents/categories',
+        await request(ctx.app).get('/api/agents/categories').set(auth()),
+      );
       const agent = await request(ctx.app).get('/api/agents/sleep-coach').set(auth());
       expect(agent.status).toBe(200);
       expectDocumented('get', '/api/agents/:agentId', agent);
@@ -130,21 +158,42 @@ describe('GET /openapi.json (care-consult)', () => {
 
     it('attachments: upload, list, one, content', async () => {
       const m = multipart('notes.txt', FILES.text);
-      const created = await request(ctx.app).post('/api/attachments').set(auth()).set('Content-Type', m.contentType).send(m.body);
+      const created = await request(ctx.app)
+        .post('/api/attachments')
+        .set(auth())
+        .set('Content-Type', m.contentType)
+        .send(m.body);
       expect(created.status).toBe(201);
       expectDocumented('post', '/api/attachments', created);
       expectDocumented('get', '/api/attachments', await request(ctx.app).get('/api/attachments').set(auth()));
-      expectDocumented('get', '/api/attachments/:id', await request(ctx.app).get(`/api/attachments/${created.body.id}`).set(auth()));
-      expect((await request(ctx.app).get(`/api/attachments/${created.body.id}/content`).set(auth())).status).toBe(200);
+      expectDocumented(
+        'get',
+        '/api/attachments/:id',
+        await request(ctx.app).get(`/api/attachments/${created.body.id}`).set(auth()),
+      );
+      expect(
+        (await request(ctx.app).get(`/api/attachments/${created.body.id}/content`).set(auth())).status,
+      ).toBe(200);
     });
 
     it('relay: ticket issue, callback redirect, rejection', async () => {
-      const issued = await request(ctx.app).post('/api/relay/tickets').set(auth()).send({ profile_id: 'p1', connection_id: 'c1', callback_url: 'http://127.0.0.1:9/cb', ttl_seconds: 60 });
+      const issued = await request(ctx.app).post('/api/relay/tickets').set(auth()).send({
+        profile_id: 'p1',
+        connection_id: 'c1',
+        callback_url: 'http://127.0.0.1:9/cb',
+        ttl_seconds: 60,
+      });
       expect(issued.status).toBe(201);
       expectDocumented('post', '/api/relay/tickets', issued);
-      const redirect = await request(ctx.app).get(`/api/relay/callback?code=abc&state=${encodeURIComponent(issued.body.ticket)}`);
+      const redirect = await request(ctx.app).get(
+        `/api/relay/callback?code=abc&state=${encodeURIComponent(issued.body.ticket)}`,
+      );
       expect(redirect.status).toBe(302);
-      expect(Object.keys((doc.paths['/api/relay/callback'].get as { responses: Record<string, unknown> }).responses)).toContain('302');
+      expect(
+        Object.keys(
+          (doc.paths['/api/relay/callback'].get as { responses: Record<string, unknown> }).responses,
+        ),
+      ).toContain('302');
       const rejected = await request(ctx.app).get('/api/relay/callback?code=abc&state=forged');
       expect(rejected.status).toBe(400);
       expectDocumented('get', '/api/relay/callback', rejected);
@@ -158,11 +207,25 @@ describe('GET /openapi.json (care-consult)', () => {
       const vendor = Object.keys(CONSOLE_VENDOR_FILES)[0];
       const script = await request(ctx.app).get(`/console/vendor/${vendor}`);
       expect(script.status).toBe(200);
-      expect(Object.keys((doc.paths['/console/vendor/{file}'].get as { responses: Record<string, { content?: Record<string, unknown> }> }).responses['200'].content ?? {})).toEqual([String(script.headers['content-type']).split(';')[0]]);
+      expect(
+        Object.keys(
+          (
+            doc.paths['/console/vendor/{file}'].get as {
+              responses: Record<string, { content?: Record<string, unknown> }>;
+            }
+          ).responses['200'].content ?? {},
+        ),
+      ).toEqual([String(script.headers['content-type']).split(';')[0]]);
     });
 
     it('a body that disagrees with the document fails the check', () => {
-      expect(checkDocumentedResponse(doc, 'get', '/api/agents', 200, { total: 1, limit: 10, agents: [{ id: 'x' }] })).not.toEqual([]);
+      expect(
+        checkDocumentedResponse(doc, 'get', '/api/agents', 200, {
+          total: 1,
+          limit: 10,
+          agents: [{ id: 'x' }],
+        }),
+      ).not.toEqual([]);
       expect(checkDocumentedResponse(doc, 'get', '/api/health', 200, { status: 'fine' })).not.toEqual([]);
     });
   });

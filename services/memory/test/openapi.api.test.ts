@@ -39,7 +39,10 @@ describe('GET /openapi.json (memory)', () => {
 
   it('documents every mounted route and nothing that is not mounted, with and without the prometheus route', async () => {
     expect(compareRoutes(listRoutes(app), doc)).toEqual({ undocumented: [], unmounted: [] });
-    const dev = buildApp(database, { env: { APP_PROFILES_ACTIVE: 'dev' }, metrics: createMetrics('memory-doc-test') }).app;
+    const dev = buildApp(database, {
+      env: { APP_PROFILES_ACTIVE: 'dev' },
+      metrics: createMetrics('memory-doc-test'),
+    }).app;
     const devDoc = (await request(dev).get('/openapi.json')).body as Doc;
     expect(Object.keys(devDoc.paths)).toContain('/actuator/prometheus');
     expect(compareRoutes(listRoutes(dev), devDoc)).toEqual({ undocumented: [], unmounted: [] });
@@ -55,14 +58,21 @@ describe('GET /openapi.json (memory)', () => {
   });
 
   it('marks the probes, the document and the configured exempt paths as open', () => {
-    expect(openOperations(doc)).toEqual(['GET /actuator/health/liveness', 'GET /api/v1/system/health', 'GET /openapi.json']);
+    expect(openOperations(doc)).toEqual([
+      'GET /actuator/health/liveness',
+      'GET /api/v1/system/health',
+      'GET /openapi.json',
+    ]);
   });
 
   describe('real responses match the documented schemas', () => {
     const expectDocumented = (method: string, path: string, res: request.Response) => {
       const type = String(res.headers['content-type'] ?? '').split(';')[0];
       const call = `${method} ${path} ${res.status}`;
-      expect({ call, issues: checkDocumentedResponse(doc, method, path, res.status, res.body, type) }).toEqual({ call, issues: [] });
+      expect({
+        call,
+        issues: checkDocumentedResponse(doc, method, path, res.status, res.body, type),
+      }).toEqual({ call, issues: [] });
     };
     const send = (method: 'get' | 'post' | 'delete', path: string, body?: unknown) => {
       const r = request(app)[method](path).set(KEY);
@@ -78,10 +88,21 @@ describe('GET /openapi.json (memory)', () => {
     });
 
     it('documents and memories: ingest, remember, get, reinforce, suppress, resolve, forget', async () => {
-      const ingested = await send('post', '/api/v1/memory', { id: 'doc-1', text: 'Hydration guide for older adults', vector: Array.from({ length: 64 }, (_, i) => (i % 7) / 7), tags: ['guide'] });
+      const ingested = await send('post', '/api/v1/memory', {
+        id: 'doc-1',
+        text: 'Hydration guide for older adults',
+        vector: Array.from({ length: 64 }, (_, i) => (i % 7) / 7),
+        tags: ['guide'],
+      });
       expect(ingested.status).toBe(200);
       expectDocumented('post', '/api/v1/memory', ingested);
-      const remembered = await send('post', '/api/v1/memory/remember', { id: 'm-1', text: 'Grandma walks in the garden every morning', type: 'EPISODIC', source: 'USER_STATED', tags: ['routine'] });
+      const remembered = await send('post', '/api/v1/memory/remember', {
+        id: 'm-1',
+        text: 'Grandma walks in the garden every morning',
+        type: 'EPISODIC',
+        source: 'USER_STATED',
+        tags: ['routine'],
+      });
       expect(remembered.status).toBe(200);
       expectDocumented('post', '/api/v1/memory/remember', remembered);
       const one = await send('get', '/api/v1/memory/m-1');
@@ -93,24 +114,42 @@ describe('GET /openapi.json (memory)', () => {
       const suppressed = await send('post', '/api/v1/memory/m-1/suppress', { suppressed: true });
       expect(suppressed.body.suppressed).toBe(true);
       expectDocumented('post', '/api/v1/memory/:id/suppress', suppressed);
-      expectDocumented('post', '/api/v1/memory/:id/suppress', await send('post', '/api/v1/memory/m-1/suppress', { suppressed: false }));
+      expectDocumented(
+        'post',
+        '/api/v1/memory/:id/suppress',
+        await send('post', '/api/v1/memory/m-1/suppress', { suppressed: false }),
+      );
       const resolved = await send('post', '/api/v1/memory/m-1/resolve');
       expect(resolved.status).toBe(200);
       expectDocumented('post', '/api/v1/memory/:id/resolve', resolved);
-      await send('post', '/api/v1/memory/remember', { id: 'm-2', text: 'temporary note', type: 'SEMANTIC', source: 'AGENT_INFERRED' });
+      await send('post', '/api/v1/memory/remember', {
+        id: 'm-2',
+        text: 'temporary note',
+        type: 'SEMANTIC',
+        source: 'AGENT_INFERRED',
+      });
       const forgotten = await send('delete', '/api/v1/memory/m-2');
       expect(forgotten.body.state).toBe('FORGOTTEN');
       expectDocumented('delete', '/api/v1/memory/:id', forgotten);
     });
 
     it('recall, why-not, introspect', async () => {
-      await send('post', '/api/v1/memory/remember', { id: 'm-3', text: 'Insulin is taken before breakfast', type: 'SEMANTIC', source: 'USER_STATED' });
+      await send('post', '/api/v1/memory/remember', {
+        id: 'm-3',
+        text: 'Insulin is taken before breakfast',
+        type: 'SEMANTIC',
+        source: 'USER_STATED',
+      });
       const recalled = await send('post', '/api/v1/memory/recall', { query: 'insulin breakfast', topK: 5 });
       expect(recalled.status).toBe(200);
       expect(recalled.body.results.length).toBeGreaterThan(0);
       expectDocumented('post', '/api/v1/memory/recall', recalled);
       for (const memoryId of ['m-3', 'm-1', 'nowhere']) {
-        const whyNot = await send('post', '/api/v1/memory/why-not', { memoryId, query: 'insulin breakfast', topK: 1 });
+        const whyNot = await send('post', '/api/v1/memory/why-not', {
+          memoryId,
+          query: 'insulin breakfast',
+          topK: 1,
+        });
         expect(whyNot.status).toBe(200);
         expectDocumented('post', '/api/v1/memory/why-not', whyNot);
       }
@@ -122,11 +161,18 @@ describe('GET /openapi.json (memory)', () => {
     });
 
     it('reminders, scratchpad, reflect, status', async () => {
-      const reminder = await send('post', '/api/v1/memory/reminder', { text: 'Call the pharmacy', delaySeconds: 3600, tags: 'meds' });
+      const reminder = await send('post', '/api/v1/memory/reminder', {
+        text: 'Call the pharmacy',
+        delaySeconds: 3600,
+        tags: 'meds',
+      });
       expect(reminder.status).toBe(200);
       expectDocumented('post', '/api/v1/memory/reminder', reminder);
       expectDocumented('get', '/api/v1/memory/reminders', await send('get', '/api/v1/memory/reminders'));
-      const pad = await send('post', '/api/v1/memory/scratchpad', { text: 'Ask about the knee', ttlSeconds: 600 });
+      const pad = await send('post', '/api/v1/memory/scratchpad', {
+        text: 'Ask about the knee',
+        ttlSeconds: 600,
+      });
       expect(pad.status).toBe(200);
       expectDocumented('post', '/api/v1/memory/scratchpad', pad);
       const list = await send('get', '/api/v1/memory/scratchpad');
@@ -144,7 +190,14 @@ describe('GET /openapi.json (memory)', () => {
       const bad = await send('post', '/api/v1/memory/recall', { query: '' });
       expect(bad.status).toBe(400);
       expectDocumented('post', '/api/v1/memory/recall', bad);
-      expect(checkDocumentedResponse(doc, 'post', '/api/v1/memory/recall', 200, { query: 'q', topK: 1, partition: 'p', results: [{ id: 'x' }] })).not.toEqual([]);
+      expect(
+        checkDocumentedResponse(doc, 'post', '/api/v1/memory/recall', 200, {
+          query: 'q',
+          topK: 1,
+          partition: 'p',
+          results: [{ id: 'x' }],
+        }),
+      ).not.toEqual([]);
     });
   });
 });

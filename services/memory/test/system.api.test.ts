@@ -105,12 +105,23 @@ describe('API key and CORS', () => {
 
   it('reflects no origin in prod unless it is listed', async () => {
     const { app } = buildApp(database, { env: { API_KEY: KEY, APP_PROFILES_ACTIVE: 'prod' } });
-    const res = await request(app).get('/api/v1/system/status').set('Origin', 'https://evil.example').set('X-API-Key', KEY);
+    const res = await request(app)
+      .get('/api/v1/system/status')
+      .set('Origin', 'https://evil.example')
+      .set('X-API-Key', KEY);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const listed = buildApp(database, { env: { API_KEY: KEY, APP_PROFILES_ACTIVE: 'prod', CORS_ALLOWED_ORIGINS: 'https://console.example' } }).app;
-    const ok = await request(listed).get('/api/v1/system/status').set('Origin', 'https://console.example').set('X-API-Key', KEY);
+    const listed = buildApp(database, {
+      env: { API_KEY: KEY, APP_PROFILES_ACTIVE: 'prod', CORS_ALLOWED_ORIGINS: 'https://console.example' },
+    }).app;
+    const ok = await request(listed)
+      .get('/api/v1/system/status')
+      .set('Origin', 'https://console.example')
+      .set('X-API-Key', KEY);
     expect(ok.headers['access-control-allow-origin']).toBe('https://console.example');
-    const other = await request(listed).get('/api/v1/system/status').set('Origin', 'https://evil.example').set('X-API-Key', KEY);
+    const other = await request(listed)
+      .get('/api/v1/system/status')
+      .set('Origin', 'https://evil.example')
+      .set('X-API-Key', KEY);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 

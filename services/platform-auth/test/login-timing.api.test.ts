@@ -17,7 +17,11 @@ describe('login timing', () => {
   let h: TestApp;
   beforeAll(async () => {
     t = await openTestDb();
-    h = buildApp(t.db, { BCRYPT_COST: COST, LOGIN_MAX_ACCOUNT_FAILURES: '1000', LOGIN_MAX_IP_FAILURES: '1000' });
+    h = buildApp(t.db, {
+      BCRYPT_COST: COST,
+      LOGIN_MAX_ACCOUNT_FAILURES: '1000',
+      LOGIN_MAX_IP_FAILURES: '1000',
+    });
   });
   afterAll(() => t.close());
 
@@ -27,7 +31,9 @@ describe('login timing', () => {
     const u = await seedUser(t.db, h.hasher, aUser().build());
     const timed = async (email: string) => {
       const start = performance.now();
-      const res = await request(h.app).post('/api/v1/auth/login').send({ email, password: 'definitely-wrong' });
+      const res = await request(h.app)
+        .post('/api/v1/auth/login')
+        .send({ email, password: 'definitely-wrong' });
       expect(res.status).toBe(401);
       return performance.now() - start;
     };

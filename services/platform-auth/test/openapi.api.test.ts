@@ -66,7 +66,10 @@ describe('GET /openapi.json (platform-auth)', () => {
     expect(compareRoutes(routes, doc).undocumented).toEqual(['GET /api/v1/hidden']);
     const trimmed = { ...doc, paths: { ...doc.paths } };
     delete trimmed.paths['/api/v1/config'];
-    expect(compareRoutes(listRoutes(h.app), trimmed).undocumented).toEqual(['GET /api/v1/config', 'PATCH /api/v1/config']);
+    expect(compareRoutes(listRoutes(h.app), trimmed).undocumented).toEqual([
+      'GET /api/v1/config',
+      'PATCH /api/v1/config',
+    ]);
     const extra = { ...doc, paths: { ...doc.paths, '/api/v1/ghost': { get: {} } } };
     expect(compareRoutes(listRoutes(h.app), extra).unmounted).toEqual(['GET /api/v1/ghost']);
   });
@@ -91,43 +94,68 @@ describe('GET /openapi.json (platform-auth)', () => {
   describe('real responses match the documented schemas', () => {
     const expectDocumented = (method: string, path: string, res: request.Response) => {
       const type = String(res.headers['content-type'] ?? '').split(';')[0];
-      expect({ call: `${method} ${path} ${res.status}`, issues: checkDocumentedResponse(doc, method, path, res.status, res.body, type) }).toEqual({
+      expect({
+        call: `${method} ${path} ${res.status}`,
+        issues: checkDocumentedResponse(doc, method, path, res.status, res.body, type),
+      }).toEqual({
         call: `${method} ${path} ${res.status}`,
         issues: [],
       });
     };
 
     it('auth: login, refresh, me', async () => {
-      const login = await request(h.app).post('/api/v1/auth/login').send({ email: user.email, password: user.password });
+      const login = await request(h.app)
+        .post('/api/v1/auth/login')
+        .send({ email: user.email, password: user.password });
       expect(login.status).toBe(200);
       expectDocumented('post', '/api/v1/auth/login', login);
-      const refreshed = await request(h.app).post('/api/v1/auth/refresh').send({ refreshToken: login.body.refreshToken });
+      const refreshed = await request(h.app)
+        .post('/api/v1/auth/refresh')
+        .send({ refreshToken: login.body.refreshToken });
       expect(refreshed.status).toBe(200);
       expectDocumented('post', '/api/v1/auth/refresh', refreshed);
-      const me = await request(h.app).get('/api/v1/auth/me').set({ Authorization: `Bearer ${login.body.idToken}` });
+      const me = await request(h.app)
+        .get('/api/v1/auth/me')
+        .set({ Authorization: `Bearer ${login.body.idToken}` });
       expect(me.status).toBe(200);
       expectDocumented('get', '/api/v1/auth/me', me);
     });
 
     it('users: create, list, get, patch', async () => {
-      const created = await request(h.app).post('/api/v1/users').set(as(admin)).send({ email: 'doc.nurse@example.test', password: 'nurse-password', roles: ['USER'] });
+      const created = await request(h.app)
+        .post('/api/v1/users')
+        .set(as(admin))
+        .send({ email: 'doc.nurse@example.test', password: 'nurse-password', roles: ['USER'] });
       expect(created.status).toBe(201);
       expectDocumented('post', '/api/v1/users', created);
       const list = await request(h.app).get('/api/v1/users').set(as(admin));
       expect(list.body.items.length).toBeGreaterThan(0);
       expectDocumented('get', '/api/v1/users', list);
-      expectDocumented('get', '/api/v1/users/:id', await request(h.app).get(`/api/v1/users/${created.body.id}`).set(as(admin)));
-      const patched = await request(h.app).patch(`/api/v1/users/${created.body.id}`).set(as(admin)).send({ roles: ['VIEWER'] });
+      expectDocumented(
+        'get',
+        '/api/v1/users/:id',
+        await request(h.app).get(`/api/v1/users/${created.body.id}`).set(as(admin)),
+      );
+      const patched = await request(h.app)
+        .patch(`/api/v1/users/${created.body.id}`)
+        .set(as(admin))
+        .send({ roles: ['VIEWER'] });
       expect(patched.status).toBe(200);
       expectDocumented('patch', '/api/v1/users/:id', patched);
     });
 
     it('tenants: create, list, rename, audit events', async () => {
-      const created = await request(h.app).post('/api/v1/tenants').set(as(root)).send({ id: 'doc-tenant', name: 'Doc tenant' });
+      const created = await request(h.app)
+        .post('/api/v1/tenants')
+        .set(as(root))
+        .send({ id: 'doc-tenant', name: 'Doc tenant' });
       expect(created.status).toBe(201);
       expectDocumented('post', '/api/v1/tenants', created);
       expectDocumented('get', '/api/v1/tenants', await request(h.app).get('/api/v1/tenants').set(as(root)));
-      const renamed = await request(h.app).patch('/api/v1/tenants/doc-tenant').set(as(root)).send({ name: 'Renamed' });
+      const renamed = await request(h.app)
+        .patch('/api/v1/tenants/doc-tenant')
+        .set(as(root))
+        .send({ name: 'Renamed' });
       expect(renamed.status).toBe(200);
       expectDocumented('patch', '/api/v1/tenants/:id', renamed);
       await request(h.app).post('/api/v1/auth/login').send({ email: admin.email, password: admin.password });
@@ -141,35 +169,69 @@ describe('GET /openapi.json (platform-auth)', () => {
       const before = await request(h.app).get('/api/v1/config').set(as(admin));
       expect(before.status).toBe(200);
       expectDocumented('get', '/api/v1/config', before);
-      const patched = await request(h.app).patch('/api/v1/config').set(as(admin)).send({ settings: { locale: 'en' }, branding: { displayName: 'Acme care', primaryColor: '#112233' } });
+      const patched = await request(h.app)
+        .patch('/api/v1/config')
+        .set(as(admin))
+        .send({
+          settings: { locale: 'en' },
+          branding: { displayName: 'Acme care', primaryColor: '#112233' },
+        });
       expect(patched.status).toBe(200);
       expectDocumented('patch', '/api/v1/config', patched);
     });
 
     it('workflow: create, get, replace, list', async () => {
-      const body = { name: 'Intake', description: 'first contact', steps: [{ id: 'triage', agentId: 'triage-nurse', next: ['close'] }, { id: 'close', agentId: 'care-navigator', title: 'Close' }] };
+      const body = {
+        name: 'Intake',
+        description: 'first contact',
+        steps: [
+          { id: 'triage', agentId: 'triage-nurse', next: ['close'] },
+          { id: 'close', agentId: 'care-navigator', title: 'Close' },
+        ],
+      };
       const created = await request(h.app).post('/api/v1/workflow').set(as(user)).send(body);
       expect(created.status).toBe(201);
       expectDocumented('post', '/api/v1/workflow', created);
-      expectDocumented('get', '/api/v1/workflow/:id', await request(h.app).get(`/api/v1/workflow/${created.body.id}`).set(as(user)));
-      const replaced = await request(h.app).put(`/api/v1/workflow/${created.body.id}`).set(as(user)).send({ ...body, version: created.body.version });
+      expectDocumented(
+        'get',
+        '/api/v1/workflow/:id',
+        await request(h.app).get(`/api/v1/workflow/${created.body.id}`).set(as(user)),
+      );
+      const replaced = await request(h.app)
+        .put(`/api/v1/workflow/${created.body.id}`)
+        .set(as(user))
+        .send({ ...body, version: created.body.version });
       expect(replaced.status).toBe(200);
       expectDocumented('put', '/api/v1/workflow/:id', replaced);
       expectDocumented('get', '/api/v1/workflow', await request(h.app).get('/api/v1/workflow').set(as(user)));
     });
 
     it('kb: create, get, list', async () => {
-      const created = await request(h.app).post('/api/v1/kb/documents').set(as(user)).send({ title: 'Hydration', content: 'Drink water.', tags: ['care'] });
+      const created = await request(h.app)
+        .post('/api/v1/kb/documents')
+        .set(as(user))
+        .send({ title: 'Hydration', content: 'Drink water.', tags: ['care'] });
       expect(created.status).toBe(201);
       expectDocumented('post', '/api/v1/kb/documents', created);
       const one = await request(h.app).get(`/api/v1/kb/documents/${created.body.id}`).set(as(user));
       expect(one.body.content).toBe('Drink water.');
       expectDocumented('get', '/api/v1/kb/documents/:id', one);
-      expectDocumented('get', '/api/v1/kb/documents', await request(h.app).get('/api/v1/kb/documents').set(as(user)));
+      expectDocumented(
+        'get',
+        '/api/v1/kb/documents',
+        await request(h.app).get('/api/v1/kb/documents').set(as(user)),
+      );
     });
 
     it('actuator: links, health, probes, info, metrics, env', async () => {
-      for (const p of ['/actuator', '/actuator/health', '/actuator/health/liveness', '/actuator/health/readiness', '/actuator/health/db', '/actuator/info']) {
+      for (const p of [
+        '/actuator',
+        '/actuator/health',
+        '/actuator/health/liveness',
+        '/actuator/health/readiness',
+        '/actuator/health/db',
+        '/actuator/info',
+      ]) {
         const res = await request(h.app).get(p);
         expect(res.status).toBe(200);
         expectDocumented('get', p === '/actuator/health/db' ? '/actuator/health/:component' : p, res);
@@ -181,7 +243,11 @@ describe('GET /openapi.json (platform-auth)', () => {
       expect(metric.status).toBe(200);
       expectDocumented('get', '/actuator/metrics/:name', metric);
       expectDocumented('get', '/actuator/env', await request(h.app).get('/actuator/env').set(as(root)));
-      expectDocumented('get', '/actuator/env/:name', await request(h.app).get('/actuator/env/HOME').set(as(root)));
+      expectDocumented(
+        'get',
+        '/actuator/env/:name',
+        await request(h.app).get('/actuator/env/HOME').set(as(root)),
+      );
     });
 
     it('the problem default: a real error body matches the Problem schema', async () => {
@@ -195,13 +261,34 @@ describe('GET /openapi.json (platform-auth)', () => {
     });
 
     it('a body that disagrees with the document fails the check', () => {
-      expect(checkDocumentedResponse(doc, 'get', '/api/v1/config', 200, { tenantId: 'acme', settings: {}, branding: {} })).not.toEqual([]);
-      expect(checkDocumentedResponse(doc, 'get', '/api/v1/auth/me', 200, { userId: 'u', email: null, tenantId: 't', roles: [], scopes: [], password: 'x' })).not.toEqual([]);
+      expect(
+        checkDocumentedResponse(doc, 'get', '/api/v1/config', 200, {
+          tenantId: 'acme',
+          settings: {},
+          branding: {},
+        }),
+      ).not.toEqual([]);
+      expect(
+        checkDocumentedResponse(doc, 'get', '/api/v1/auth/me', 200, {
+          userId: 'u',
+          email: null,
+          tenantId: 't',
+          roles: [],
+          scopes: [],
+          password: 'x',
+        }),
+      ).not.toEqual([]);
     });
   });
 
   it('the management app does not serve it (not an API port)', async () => {
-    const mgmt = createManagementApp({ config: h.config, logger: createLogger({ name: 't', level: 'silent' }), db: t.db, health: new HealthRegistry(), metrics: createMetrics('platform-auth') });
+    const mgmt = createManagementApp({
+      config: h.config,
+      logger: createLogger({ name: 't', level: 'silent' }),
+      db: t.db,
+      health: new HealthRegistry(),
+      metrics: createMetrics('platform-auth'),
+    });
     expect((await request(mgmt).get('/openapi.json')).status).toBe(404);
   });
 });

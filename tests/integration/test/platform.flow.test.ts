@@ -12,7 +12,10 @@ let userToken = '';
 let outsiderToken = '';
 
 async function json(url: string, init: RequestInit & { token?: string } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.headers as Record<string, string>) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(init.headers as Record<string, string>),
+  };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   const res = await fetch(url, { ...init, headers });
   const text = await res.text();
@@ -26,7 +29,10 @@ async function json(url: string, init: RequestInit & { token?: string } = {}) {
 }
 
 async function login(email: string, password: string): Promise<string> {
-  const r = await json(`${cluster.auth.url}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email, password }) });
+  const r = await json(`${cluster.auth.url}/api/v1/auth/login`, {
+    method: 'POST',
+    body: JSON.stringify({ email, password }),
+  });
   expect(r.status).toBe(200);
   return r.body.idToken;
 }
@@ -38,7 +44,11 @@ beforeAll(async () => {
     [tenant, 'Clinic A'],
     [other, 'Clinic B'],
   ]) {
-    const t = await json(`${cluster.auth.url}/api/v1/tenants`, { method: 'POST', token: adminToken, body: JSON.stringify({ id, name }) });
+    const t = await json(`${cluster.auth.url}/api/v1/tenants`, {
+      method: 'POST',
+      token: adminToken,
+      body: JSON.stringify({ id, name }),
+    });
     expect(t.status).toBe(201);
   }
   const u = await json(`${cluster.auth.url}/api/v1/users`, {
@@ -93,7 +103,9 @@ describe('the platform across real processes', () => {
     const res = await fetch(`${cluster.auth.url}/api/v1/chat`, {
       method: 'POST',
       headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content: 'How can I sleep better when I work night shifts?' }] }),
+      body: JSON.stringify({
+        messages: [{ role: 'user', content: 'How can I sleep better when I work night shifts?' }],
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -108,7 +120,9 @@ describe('the platform across real processes', () => {
     const history = await json(`${cluster.auth.url}/api/v1/chat/threads/${threadId}`, { token: userToken });
     expect(history.status).toBe(200);
     // Another tenant cannot read the thread, directly at care-consult either.
-    const foreign = await json(`${cluster.consult.url}/api/chat/threads/${threadId}`, { token: outsiderToken });
+    const foreign = await json(`${cluster.consult.url}/api/chat/threads/${threadId}`, {
+      token: outsiderToken,
+    });
     expect(foreign.status).toBe(404);
   });
 
@@ -116,11 +130,17 @@ describe('the platform across real processes', () => {
     const res = await fetch(`${cluster.consult.url}/api/chat`, {
       method: 'POST',
       headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content: "My husband's face is drooping and he can't lift his arm" }] }),
+      body: JSON.stringify({
+        messages: [{ role: 'user', content: "My husband's face is drooping and he can't lift his arm" }],
+      }),
     });
     const frames = await readSse(res);
     expect(frames.map((f) => f.event)).toEqual(['message', 'refusal', 'done']);
-    expect(JSON.parse(frames[1].data)).toMatchObject({ type: 'refusal', reason: 'emergency_red_flag', category: 'stroke_fast' });
+    expect(JSON.parse(frames[1].data)).toMatchObject({
+      type: 'refusal',
+      reason: 'emergency_red_flag',
+      category: 'stroke_fast',
+    });
   });
 
   it('denies a viewer the chat write scope at the front door', async () => {
@@ -138,21 +158,34 @@ describe('the platform across real processes', () => {
       token: userToken,
       body: JSON.stringify({
         title: 'Insulin pen storage',
-        content: 'Keep unopened insulin pens in the fridge.\n\nOnce opened, an insulin pen can be kept at room temperature for up to 28 days. Never freeze insulin.',
+        content:
+          'Keep unopened insulin pens in the fridge.\n\nOnce opened, an insulin pen can be kept at room temperature for up to 28 days. Never freeze insulin.',
       }),
     });
     expect(doc.status).toBe(201);
     expect(doc.body.indexStatus).toBe('INDEXED');
-    const search = await json(`${cluster.auth.url}/api/v1/kb/search?q=${encodeURIComponent('opened insulin pen room temperature')}`, { token: userToken });
+    const search = await json(
+      `${cluster.auth.url}/api/v1/kb/search?q=${encodeURIComponent('opened insulin pen room temperature')}`,
+      { token: userToken },
+    );
     expect(search.status).toBe(200);
-    expect(search.body.items[0]).toMatchObject({ documentId: doc.body.id, title: 'Insulin pen storage', text: expect.stringContaining('28 days') });
+    expect(search.body.items[0]).toMatchObject({
+      documentId: doc.body.id,
+      title: 'Insulin pen storage',
+      text: expect.stringContaining('28 days'),
+    });
     const res = await fetch(`${cluster.auth.url}/api/v1/chat`, {
       method: 'POST',
       headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content: 'How long can an opened insulin pen stay at room temperature?' }] }),
+      body: JSON.stringify({
+        messages: [{ role: 'user', content: 'How long can an opened insulin pen stay at room temperature?' }],
+      }),
     });
     const frames = await readSse(res);
-    const answer = frames.filter((f) => f.event === 'token').map((f) => JSON.parse(f.data).content).join('');
+    const answer = frames
+      .filter((f) => f.event === 'token')
+      .map((f) => JSON.parse(f.data).content)
+      .join('');
     expect(answer).toContain('28 days');
     const sources = JSON.parse(frames.find((f) => f.event === 'suggestions')!.data).sources;
     expect(sources[0]).toMatchObject({ kind: 'kb', title: 'Insulin pen storage', document_id: doc.body.id });
@@ -162,7 +195,10 @@ describe('the platform across real processes', () => {
     const doc = await json(`${cluster.auth.url}/api/v1/kb/documents`, {
       method: 'POST',
       token: userToken,
-      body: JSON.stringify({ title: 'Clinic parking', content: 'Patients park free of charge in the blue garage on Elm Street.' }),
+      body: JSON.stringify({
+        title: 'Clinic parking',
+        content: 'Patients park free of charge in the blue garage on Elm Street.',
+      }),
     });
     expect(doc.status).toBe(201);
     const recall = await json(`${cluster.memory.url}/api/v1/memory/recall`, {
@@ -191,24 +227,42 @@ describe('the platform across real processes', () => {
     const issued = await json(`${cluster.consult.url}/api/relay/tickets`, {
       method: 'POST',
       token: userToken,
-      body: JSON.stringify({ profile_id: 'p1', connection_id: 'c1', callback_url: 'http://127.0.0.1:53682/callback', ttl_seconds: 60 }),
+      body: JSON.stringify({
+        profile_id: 'p1',
+        connection_id: 'c1',
+        callback_url: 'http://127.0.0.1:53682/callback',
+        ttl_seconds: 60,
+      }),
     });
     expect(issued.status).toBe(201);
     const ticket = issued.body.ticket as string;
-    const cb = await fetch(`${cluster.consult.url}/api/relay/callback?code=authcode-Zq81xK&state=${encodeURIComponent(ticket)}`, { redirect: 'manual' });
+    const cb = await fetch(
+      `${cluster.consult.url}/api/relay/callback?code=authcode-Zq81xK&state=${encodeURIComponent(ticket)}`,
+      { redirect: 'manual' },
+    );
     expect(cb.status).toBe(302);
     const location = new URL(cb.headers.get('location')!);
     expect(location.origin + location.pathname).toBe('http://127.0.0.1:53682/callback');
     expect(location.searchParams.get('code')).toBe('authcode-Zq81xK');
     expect(location.searchParams.get('state')).toBe(ticket);
-    const replay = await fetch(`${cluster.consult.url}/api/relay/callback?code=authcode-Zq81xK&state=${encodeURIComponent(ticket)}`, { redirect: 'manual' });
+    const replay = await fetch(
+      `${cluster.consult.url}/api/relay/callback?code=authcode-Zq81xK&state=${encodeURIComponent(ticket)}`,
+      { redirect: 'manual' },
+    );
     expect(replay.status).toBe(400);
     expect(replay.headers.get('location')).toBeNull();
   });
 
   it('never prints passwords, secrets, tokens or authorization codes, and every service drains and exits cleanly', async () => {
     const printed = [cluster.auth, cluster.consult, cluster.memory].map((s) => s.output.join('')).join('\n');
-    for (const secret of [cluster.admin.password, user.password, cluster.secrets.jwt, cluster.secrets.relay, userToken, 'authcode-Zq81xK']) {
+    for (const secret of [
+      cluster.admin.password,
+      user.password,
+      cluster.secrets.jwt,
+      cluster.secrets.relay,
+      userToken,
+      'authcode-Zq81xK',
+    ]) {
       expect(printed).not.toContain(secret);
     }
     const codes = await cluster.stop();

@@ -69,18 +69,26 @@ const MAX_TOKEN_LENGTH = 8192;
  */
 export function createAccessTokenVerifier(cfg: AccessTokenVerifierConfig): AccessTokenVerifier {
   const allowed = pinAlgorithms(cfg);
-  const keyFor = cfg.mode === 'builtin' ? builtinKey(cfg) : createJwksKeySource(cfg, (reason) => new InvalidTokenError(reason));
+  const keyFor =
+    cfg.mode === 'builtin'
+      ? builtinKey(cfg)
+      : createJwksKeySource(cfg, (reason) => new InvalidTokenError(reason));
   const now = cfg.now ?? Date.now;
-  const remembered = cfg.mode === 'builtin' ? new VerifiedTokens(cfg.verifiedCacheSize ?? 2000, (cfg.clockToleranceSeconds ?? 0) * 1000) : undefined;
+  const remembered =
+    cfg.mode === 'builtin'
+      ? new VerifiedTokens(cfg.verifiedCacheSize ?? 2000, (cfg.clockToleranceSeconds ?? 0) * 1000)
+      : undefined;
   return {
     async verify(token: string): Promise<Principal> {
-      if (typeof token !== 'string' || !token || token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError('malformed');
+      if (typeof token !== 'string' || !token || token.length > MAX_TOKEN_LENGTH)
+        throw new InvalidTokenError('malformed');
       const known = remembered?.get(token, now());
       if (known) return known;
       const decoded = jwt.decode(token, { complete: true });
       if (!decoded || typeof decoded.header !== 'object') throw new InvalidTokenError('malformed');
       const { alg, kid } = decoded.header;
-      if (typeof alg !== 'string' || !allowed.includes(alg)) throw new InvalidTokenError('algorithm not allowed');
+      if (typeof alg !== 'string' || !allowed.includes(alg))
+        throw new InvalidTokenError('algorithm not allowed');
       // RFC 7515 4.1.11: a recipient that does not understand every extension listed in `crit` must reject the
       // token. This verifier understands none, so any `crit` (even a malformed one) is refused (ADR 0006).
       if ('crit' in decoded.header) throw new InvalidTokenError('unsupported critical header parameter');
@@ -132,7 +140,11 @@ class VerifiedTokens {
     if (this.max <= 0 || typeof payload.exp !== 'number') return;
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
     const notBefore = typeof payload.nbf === 'number' ? payload.nbf * 1000 : -Infinity;
-    this.entries.set(token, { principal: { ...principal, roles: [...principal.roles], scopes: [...principal.scopes] }, notBefore, expires: payload.exp * 1000 });
+    this.entries.set(token, {
+      principal: { ...principal, roles: [...principal.roles], scopes: [...principal.scopes] },
+      notBefore,
+      expires: payload.exp * 1000,
+    });
   }
 }
 
@@ -140,7 +152,10 @@ function pinAlgorithms(cfg: AccessTokenVerifierConfig): string[] {
   const permitted = cfg.mode === 'builtin' ? BUILTIN_ALGS : EXTERNAL_ALGS;
   const wanted = cfg.algorithms?.length ? cfg.algorithms : permitted;
   const bad = wanted.filter((a) => !permitted.includes(a));
-  if (bad.length) throw new Error(`Algorithms ${bad.join(', ')} are not allowed in ${cfg.mode} mode (allowed: ${permitted.join(', ')})`);
+  if (bad.length)
+    throw new Error(
+      `Algorithms ${bad.join(', ')} are not allowed in ${cfg.mode} mode (allowed: ${permitted.join(', ')})`,
+    );
   if (!cfg.issuer || !cfg.audience) throw new Error('The token verifier needs an issuer and an audience');
   return [...wanted];
 }
@@ -149,19 +164,22 @@ function pinAlgorithms(cfg: AccessTokenVerifierConfig): string[] {
 export type KeyLookup = (alg: string, kid: unknown) => Promise<KeyObject>;
 
 function builtinKey(cfg: AccessTokenVerifierConfig): KeyLookup {
-  if (!cfg.secret || Buffer.byteLength(cfg.secret, 'utf8') < 32) throw new Error('JWT_SECRET must be at least 32 bytes');
+  if (!cfg.secret || Buffer.byteLength(cfg.secret, 'utf8') < 32)
+    throw new Error('JWT_SECRET must be at least 32 bytes');
   // A KeyObject made once: given a string or Buffer, jsonwebtoken builds one on every verify (~2 ms).
   const secret = createSecretKey(Buffer.from(cfg.secret, 'utf8'));
   return async () => secret;
 }
 
 function toPrincipal(payload: JwtPayload | string): Principal {
-  if (typeof payload !== 'object' || payload === null) throw new InvalidTokenError('payload is not an object');
+  if (typeof payload !== 'object' || payload === null)
+    throw new InvalidTokenError('payload is not an object');
   const { sub, email, tenantId, roles, jti, exp } = payload as Record<string, unknown>;
   if (typeof exp !== 'number') throw new InvalidTokenError('exp is required');
   if (typeof sub !== 'string' || !sub) throw new InvalidTokenError('sub is required');
   if (typeof tenantId !== 'string' || !tenantId) throw new InvalidTokenError('tenantId is required');
-  if (!Array.isArray(roles) || !roles.every((r) => typeof r === 'string')) throw new InvalidTokenError('roles are required');
+  if (!Array.isArray(roles) || !roles.every((r) => typeof r === 'string'))
+    throw new InvalidTokenError('roles are required');
   return {
     userId: sub,
     ...(typeof email === 'string' ? { email } : {}),

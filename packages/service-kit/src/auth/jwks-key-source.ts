@@ -12,7 +12,10 @@ const KNOWN_KIDS_MAX = 64;
  * synchronous budget in front of it refuses lookups of never-seen kids at once beyond the per-minute limit.
  * Kids seen before go straight to jwks-rsa's cache.
  */
-export function createJwksKeySource(cfg: AccessTokenVerifierConfig, invalid: (reason: string) => Error): KeyLookup {
+export function createJwksKeySource(
+  cfg: AccessTokenVerifierConfig,
+  invalid: (reason: string) => Error,
+): KeyLookup {
   if (!cfg.jwksUri) throw new Error('External mode needs a JWKS URI');
   const perMinute = cfg.jwksRequestsPerMinute ?? 10;
   const now = cfg.now ?? Date.now;
@@ -55,7 +58,8 @@ export function createJwksKeySource(cfg: AccessTokenVerifierConfig, invalid: (re
     } catch (err) {
       const e = err as { name?: string; isEndpointUnavailable?: boolean };
       // An unreachable provider is our outage, not the caller's fault: 503 keeps clients from logging in again.
-      if (e.isEndpointUnavailable) throw new ServiceUnavailableError('The identity provider keys are unavailable', 'JWKS_UNAVAILABLE');
+      if (e.isEndpointUnavailable)
+        throw new ServiceUnavailableError('The identity provider keys are unavailable', 'JWKS_UNAVAILABLE');
       throw invalid(e.name === 'JwksRateLimitError' ? 'jwks rate limited' : 'unknown kid');
     }
     if (!known.has(kid)) {

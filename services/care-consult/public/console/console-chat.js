@@ -75,7 +75,15 @@
       var meta = el('div', 'meta muted small');
       item.appendChild(meta);
       $('transcript').appendChild(item);
-      var turn = { item: item, body: body, meta: meta, text: '', sources: [], calls: [], prefix: 't' + n + '-src-' };
+      var turn = {
+        item: item,
+        body: body,
+        meta: meta,
+        text: '',
+        sources: [],
+        calls: [],
+        prefix: 't' + n + '-src-',
+      };
       var pending = 0;
       turn.draw = function () {
         if (pending) return;
@@ -103,7 +111,12 @@
             ? ' running'
             : end.allowed === false
               ? ' not allowed' + (end.reason ? ': ' + end.reason : '')
-              : ' ' + end.status + ', ' + Math.round(end.duration_ms || 0) + ' ms' + (end.bytes != null ? ', ' + end.bytes + ' bytes' : '');
+              : ' ' +
+                end.status +
+                ', ' +
+                Math.round(end.duration_ms || 0) +
+                ' ms' +
+                (end.bytes != null ? ', ' + end.bytes + ' bytes' : '');
           li.appendChild(document.createTextNode(how));
           detailList.appendChild(li);
         });
@@ -227,8 +240,14 @@
           }
           if (frame.event === 'message') {
             if (data.thread_id && data.thread_id !== state.threadId) setThread(data.thread_id);
-            if (data.agent_name) turn.meta.textContent = data.agent_name + (data.routed ? ' (chosen for your question)' : '');
-            turn.engine = data.provider === 'safety' ? 'safety check' : data.offline ? 'offline engine' : data.provider + ' ' + data.model;
+            if (data.agent_name)
+              turn.meta.textContent = data.agent_name + (data.routed ? ' (chosen for your question)' : '');
+            turn.engine =
+              data.provider === 'safety'
+                ? 'safety check'
+                : data.offline
+                  ? 'offline engine'
+                  : data.provider + ' ' + data.model;
             turn.addSources(data);
           } else if (frame.event === 'token') {
             turn.text += data.content;
@@ -241,7 +260,13 @@
             var call = turn.calls.find(function (c) {
               return !c.end && c.tool === data.tool;
             });
-            var end = { allowed: data.allowed, status: data.status, duration_ms: data.duration_ms, bytes: data.result && data.result.bytes, reason: data.reason };
+            var end = {
+              allowed: data.allowed,
+              status: data.status,
+              duration_ms: data.duration_ms,
+              bytes: data.result && data.result.bytes,
+              reason: data.reason,
+            };
             if (call) call.end = end;
             else turn.calls.push({ tool: data.tool, end: end });
             turn.drawTools();
@@ -271,9 +296,11 @@
         if (!refused) turn.drawNow();
         if (turn.text) history.push({ role: 'assistant', content: turn.text });
         if (turn.engine) turn.item.querySelector('.activity').dataset.engine = turn.engine;
-        if (!refused) announce(turn.text ? 'Answer: ' + turn.body.textContent : 'The answer ended without text.');
+        if (!refused)
+          announce(turn.text ? 'Answer: ' + turn.body.textContent : 'The answer ended without text.');
       } catch (e) {
-        if (e.name !== 'AbortError') turn.item.appendChild(el('div', 'error', 'The answer was interrupted. Please try again.'));
+        if (e.name !== 'AbortError')
+          turn.item.appendChild(el('div', 'error', 'The answer was interrupted. Please try again.'));
         else turn.item.appendChild(el('div', 'muted small', 'Stopped.'));
       } finally {
         turn.item.classList.remove('streaming');
@@ -299,7 +326,16 @@
       }
       var turn = addAssistantTurn();
       (cp.tool_calls || []).forEach(function (c) {
-        turn.calls.push({ tool: c.tool, end: { allowed: c.allowed, status: c.status, duration_ms: c.duration_ms, bytes: c.bytes, reason: c.reason } });
+        turn.calls.push({
+          tool: c.tool,
+          end: {
+            allowed: c.allowed,
+            status: c.status,
+            duration_ms: c.duration_ms,
+            bytes: c.bytes,
+            reason: c.reason,
+          },
+        });
       });
       turn.drawTools();
       turn.addSources(cp);
@@ -313,7 +349,8 @@
         history.push({ role: 'assistant', content: last.content });
       }
       turn.drawNow();
-      if (!turn.text) turn.body.appendChild(el('span', 'muted small', cp.status === 'aborted' ? 'Stopped.' : 'No answer.'));
+      if (!turn.text)
+        turn.body.appendChild(el('span', 'muted small', cp.status === 'aborted' ? 'Stopped.' : 'No answer.'));
       if (cp.error) turn.item.appendChild(el('div', 'error', cp.error.message));
     }
 
@@ -323,7 +360,12 @@
       var checkpoints = [];
       var cursor = null;
       do {
-        var res = await api('/chat/threads/' + encodeURIComponent(id) + '?limit=100' + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
+        var res = await api(
+          '/chat/threads/' +
+            encodeURIComponent(id) +
+            '?limit=100' +
+            (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''),
+        );
         if (!res.ok) {
           if (res.status === 404 && state.threadId === id) setThread(null);
           return false;
@@ -337,7 +379,11 @@
       var newest = checkpoints[checkpoints.length - 1];
       if (newest) showSuggestions(newest.suggestions);
       setThread(id);
-      announce('Conversation reopened with ' + checkpoints.length + (checkpoints.length === 1 ? ' answer.' : ' answers.'));
+      announce(
+        'Conversation reopened with ' +
+          checkpoints.length +
+          (checkpoints.length === 1 ? ' answer.' : ' answers.'),
+      );
       return true;
     }
 
@@ -345,7 +391,14 @@
       return sessionStorage.getItem(THREAD_KEY);
     }
 
-    return { send: send, newThread: newThread, openThread: openThread, savedThread: savedThread, continueAfterEmergency: continueAfterEmergency, reset: clearView };
+    return {
+      send: send,
+      newThread: newThread,
+      openThread: openThread,
+      savedThread: savedThread,
+      continueAfterEmergency: continueAfterEmergency,
+      reset: clearView,
+    };
   }
   globalThis.CareConversation = { createConversation: createConversation };
 })();

@@ -21,7 +21,33 @@
 
   // What survives sanitising: text structure and links, nothing that runs, loads or styles.
   var PURIFY = {
-    ALLOWED_TAGS: ['p', 'br', 'strong', 'em', 'del', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'a', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
+    ALLOWED_TAGS: [
+      'p',
+      'br',
+      'strong',
+      'em',
+      'del',
+      'ul',
+      'ol',
+      'li',
+      'blockquote',
+      'code',
+      'pre',
+      'a',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'hr',
+      'table',
+      'thead',
+      'tbody',
+      'tr',
+      'th',
+      'td',
+    ],
     ALLOWED_ATTR: ['href', 'title', 'start'],
     ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
   };
@@ -50,7 +76,8 @@
    */
   function sourcesOf(data) {
     if (!data || typeof data !== 'object') return [];
-    var list = data.sources || data.citations || (data.result && (data.result.sources || data.result.citations));
+    var list =
+      data.sources || data.citations || (data.result && (data.result.sources || data.result.citations));
     if (!Array.isArray(list)) return [];
     return list
       .map(function (item, i) {
@@ -60,7 +87,8 @@
           return (typeof v === 'number' || (typeof v === 'string' && /^\d{1,3}$/.test(v))) && Number(v) > 0;
         });
         var url = safeUrl(item.url || item.href || item.link || item.uri);
-        var title = item.title || item.name || item.label || item.source || url || 'Source ' + (rawN || i + 1);
+        var title =
+          item.title || item.name || item.label || item.source || url || 'Source ' + (rawN || i + 1);
         return { n: rawN !== undefined ? Number(rawN) : i + 1, title: String(title), url: url };
       })
       .filter(Boolean);
@@ -85,11 +113,14 @@
   function linkMarkers(root, sources, idPrefix) {
     var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
       acceptNode: function (node) {
-        return node.parentElement.closest('a, code, pre') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+        return node.parentElement.closest('a, code, pre')
+          ? NodeFilter.FILTER_REJECT
+          : NodeFilter.FILTER_ACCEPT;
       },
     });
     var nodes = [];
-    while (walker.nextNode()) if (/\[\d{1,3}(?:\s*,\s*\d{1,3})*\]/.test(walker.currentNode.nodeValue)) nodes.push(walker.currentNode);
+    while (walker.nextNode())
+      if (/\[\d{1,3}(?:\s*,\s*\d{1,3})*\]/.test(walker.currentNode.nodeValue)) nodes.push(walker.currentNode);
     nodes.forEach(function (node) {
       var parts = node.nodeValue.split(/(\[\d{1,3}(?:\s*,\s*\d{1,3})*\])/);
       var frag = document.createDocumentFragment();
@@ -184,8 +215,11 @@
       var words = TOOL_WORDS[c.tool] || 'used a helper tool';
       if (phrases.indexOf(words) < 0) phrases.push(words);
     });
-    var text = phrases.length ? phrases.slice(0, -1).join(', ') + (phrases.length > 1 ? ' and ' : '') + phrases[phrases.length - 1] : '';
-    if (denied) text += (text ? '; ' : '') + 'skipped clinical reference material because clinical information is off';
+    var text = phrases.length
+      ? phrases.slice(0, -1).join(', ') + (phrases.length > 1 ? ' and ' : '') + phrases[phrases.length - 1]
+      : '';
+    if (denied)
+      text += (text ? '; ' : '') + 'skipped clinical reference material because clinical information is off';
     if (!text) text = 'working on it';
     return text.charAt(0).toUpperCase() + text.slice(1) + '.';
   }

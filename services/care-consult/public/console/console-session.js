@@ -24,7 +24,15 @@
     var refreshing = null;
 
     function save() {
-      if (current) sessionStorage.setItem(STORE_KEY, JSON.stringify({ token: current.token, refreshToken: current.refreshToken, authUrl: current.authUrl }));
+      if (current)
+        sessionStorage.setItem(
+          STORE_KEY,
+          JSON.stringify({
+            token: current.token,
+            refreshToken: current.refreshToken,
+            authUrl: current.authUrl,
+          }),
+        );
       else sessionStorage.removeItem(STORE_KEY);
     }
 
@@ -37,10 +45,13 @@
       // Renew a minute before expiry, or after three quarters of a short lifetime.
       var margin = Math.min(60, lifetime / 4);
       var wait = Math.max(0, (current.claims.exp - margin - now) * 1000);
-      timer = setTimeout(function () {
-        if (current && current.refreshToken) refresh().catch(function () {});
-        else end('Your session has ended. Please sign in again.');
-      }, Math.min(wait, 2147483000));
+      timer = setTimeout(
+        function () {
+          if (current && current.refreshToken) refresh().catch(function () {});
+          else end('Your session has ended. Please sign in again.');
+        },
+        Math.min(wait, 2147483000),
+      );
     }
 
     function end(reason) {
@@ -56,7 +67,12 @@
     function use(token, refreshToken, authUrl) {
       var claims = decodeClaims(token);
       if (!claims) throw new Error('That does not look like a token from platform-auth (a JWT).');
-      current = { token: token, refreshToken: refreshToken || null, authUrl: authUrl || null, claims: claims };
+      current = {
+        token: token,
+        refreshToken: refreshToken || null,
+        authUrl: authUrl || null,
+        claims: claims,
+      };
       save();
       schedule();
       return claims;
@@ -97,7 +113,9 @@
     async function api(path, init) {
       init = init || {};
       function call() {
-        var headers = Object.assign({}, init.headers || {}, { Authorization: 'Bearer ' + (current ? current.token : '') });
+        var headers = Object.assign({}, init.headers || {}, {
+          Authorization: 'Bearer ' + (current ? current.token : ''),
+        });
         return fetch(opts.apiBase + path, Object.assign({}, init, { headers: headers }));
       }
       var res = await call();

@@ -3,7 +3,13 @@
 // build step. Text from the server is inserted as text; model markdown only through console-render.js.
 'use strict';
 (function () {
-  var state = { threadId: null, agents: [], controller: null, lastRefusalTurn: null, config: { authUrl: null, apiBase: '/api' } };
+  var state = {
+    threadId: null,
+    agents: [],
+    controller: null,
+    lastRefusalTurn: null,
+    config: { authUrl: null, apiBase: '/api' },
+  };
   var $ = function (id) {
     return document.getElementById(id);
   };
@@ -45,7 +51,10 @@
   }
 
   function showWho(claims) {
-    $('who').textContent = 'Signed in as ' + (claims.email || claims.sub || 'you') + (claims.tenantId ? ' \u00b7 tenant ' + claims.tenantId : '');
+    $('who').textContent =
+      'Signed in as ' +
+      (claims.email || claims.sub || 'you') +
+      (claims.tenantId ? ' \u00b7 tenant ' + claims.tenantId : '');
   }
 
   /** Back to the sign-in card; `reason` (when the session ended by itself) is shown on it. */
@@ -80,7 +89,8 @@
     });
     if (!res || !res.ok) {
       var text = res ? await problemText(res) : 'The service cannot be reached.';
-      if (res && res.status === 401) text = 'This token was not accepted (it may have expired). Please sign in again.';
+      if (res && res.status === 401)
+        text = 'This token was not accepted (it may have expired). Please sign in again.';
       session.end('');
       return showSignInError(text);
     }
@@ -111,7 +121,10 @@
     } catch {
       return showSignInError('platform-auth cannot be reached at ' + base);
     }
-    if (!res.ok) return showSignInError(res.status === 401 ? 'The email or password is not right.' : await problemText(res));
+    if (!res.ok)
+      return showSignInError(
+        res.status === 401 ? 'The email or password is not right.' : await problemText(res),
+      );
     var body = await res.json();
     $('password').value = '';
     await begin(body.idToken, body.refreshToken, base);
@@ -163,7 +176,9 @@
     var agent = state.agents.find(function (a) {
       return a.id === id;
     });
-    $('agent-description').textContent = agent ? agent.description : 'The router picks a specialist from the catalog for each question.';
+    $('agent-description').textContent = agent
+      ? agent.description
+      : 'The router picks a specialist from the catalog for each question.';
   }
 
   // ---- threads -------------------------------------------------------------------------------------------

@@ -44,7 +44,8 @@ export class AttachmentStorage {
   }
 
   private fileOf(tenantId: string, userId: string, storedName: string): string {
-    if (!/^[0-9a-f-]{36}\.[a-z0-9]{1,10}$/.test(storedName)) throw new Error('invalid stored attachment name');
+    if (!/^[0-9a-f-]{36}\.[a-z0-9]{1,10}$/.test(storedName))
+      throw new Error('invalid stored attachment name');
     const dir = this.userDir(tenantId, userId);
     const full = path.join(dir, storedName);
     if (path.dirname(full) !== dir) throw new Error('attachment path escapes its sandbox');

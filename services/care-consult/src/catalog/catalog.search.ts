@@ -41,7 +41,11 @@ export class AgentSearchIndex {
   }
 
   /** The `limit` best agents that pass `keep`, with scores, and how many passed in all. */
-  top(query: string, limit: number, keep?: (a: AgentRecord) => boolean): { total: number; hits: Array<{ agent: AgentRecord; score: number }> } {
+  top(
+    query: string,
+    limit: number,
+    keep?: (a: AgentRecord) => boolean,
+  ): { total: number; hits: Array<{ agent: AgentRecord; score: number }> } {
     const r = this.index.top(query, { limit, accept: keep && ((d) => keep(this.records[d])) });
     return { total: r.total, hits: r.hits.map((h) => ({ agent: this.records[h.doc], score: h.score })) };
   }

@@ -6,7 +6,12 @@ export const AGENT_STATUSES = ['active', 'system', 'template'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 /** Tools an agent may declare (workspace README). */
-export const AGENT_TOOLS = ['read_skill_reference', 'search_catalog', 'recall_memory', 'save_memory'] as const;
+export const AGENT_TOOLS = [
+  'read_skill_reference',
+  'search_catalog',
+  'recall_memory',
+  'save_memory',
+] as const;
 
 /** A loaded, validated agent package (`agents/<id>/AGENT.md`). */
 export interface AgentRecord {

@@ -26,7 +26,8 @@ const CLOSE = /^---[ \t]*$/m;
  */
 export function parseFrontMatter(text: string): FrontMatterFile {
   const open = OPEN.exec(text);
-  if (!open) throw new FrontMatterError('the file must start with a YAML front matter block opened by "---"', 1);
+  if (!open)
+    throw new FrontMatterError('the file must start with a YAML front matter block opened by "---"', 1);
   const rest = text.slice(open[0].length);
   const close = CLOSE.exec(rest);
   if (!close) throw new FrontMatterError('the YAML front matter is not closed by a "---" line');
@@ -36,7 +37,10 @@ export function parseFrontMatter(text: string): FrontMatterFile {
   if (doc.errors.length) {
     const err = doc.errors[0];
     const line = err.linePos?.[0]?.line;
-    throw new FrontMatterError(`invalid YAML: ${err.message.split('\n')[0]}`, line === undefined ? undefined : line + 1);
+    throw new FrontMatterError(
+      `invalid YAML: ${err.message.split('\n')[0]}`,
+      line === undefined ? undefined : line + 1,
+    );
   }
   let data: unknown;
   try {

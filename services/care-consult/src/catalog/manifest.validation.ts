@@ -1,5 +1,11 @@
 import { DOMAINS, type Domain } from '@care/contracts';
-import { AGENT_STATUSES, AGENT_TOOLS, type AgentStatus, type SkillMetadata, type WorkspaceProblem } from './catalog.types';
+import {
+  AGENT_STATUSES,
+  AGENT_TOOLS,
+  type AgentStatus,
+  type SkillMetadata,
+  type WorkspaceProblem,
+} from './catalog.types';
 
 /** Kebab-case ids: lower-case letters and digits in dash-separated words. */
 export const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -31,17 +37,23 @@ export class FieldReader {
   }
 
   /** A required (or optional) non-empty string no longer than `max`. */
-  string(field: string, opts: { max?: number; pattern?: RegExp; patternText?: string; optional?: boolean } = {}): string {
+  string(
+    field: string,
+    opts: { max?: number; pattern?: RegExp; patternText?: string; optional?: boolean } = {},
+  ): string {
     const v = this.data[field];
     if (v === undefined || v === null) {
       if (!opts.optional) this.error(field, 'is required');
       return '';
     }
-    if (typeof v !== 'string' && typeof v !== 'number') return this.fail(field, `must be a string, got ${kind(v)}`, '');
+    if (typeof v !== 'string' && typeof v !== 'number')
+      return this.fail(field, `must be a string, got ${kind(v)}`, '');
     const s = String(v).trim();
     if (!s) return this.fail(field, 'must not be empty', '');
-    if (opts.max && s.length > opts.max) return this.fail(field, `must be at most ${opts.max} characters`, '');
-    if (opts.pattern && !opts.pattern.test(s)) return this.fail(field, `must be ${opts.patternText ?? `like ${opts.pattern}`}`, '');
+    if (opts.max && s.length > opts.max)
+      return this.fail(field, `must be at most ${opts.max} characters`, '');
+    if (opts.pattern && !opts.pattern.test(s))
+      return this.fail(field, `must be ${opts.patternText ?? `like ${opts.pattern}`}`, '');
     return s;
   }
 
@@ -49,7 +61,8 @@ export class FieldReader {
   oneOf<T extends string>(field: string, values: readonly T[], optional = false): T | undefined {
     const s = this.string(field, { optional });
     if (!s) return undefined;
-    if (!(values as readonly string[]).includes(s)) return this.fail(field, `must be one of ${values.join(', ')}; got "${s}"`, undefined);
+    if (!(values as readonly string[]).includes(s))
+      return this.fail(field, `must be one of ${values.join(', ')}; got "${s}"`, undefined);
     return s as T;
   }
 
@@ -57,7 +70,12 @@ export class FieldReader {
   boolean(field: string, fallback?: boolean): boolean {
     const v = this.data[field];
     if (v === undefined && fallback !== undefined) return fallback;
-    if (typeof v !== 'boolean') return this.fail(field, v === undefined ? 'is required' : `must be true or false, got ${kind(v)}`, false);
+    if (typeof v !== 'boolean')
+      return this.fail(
+        field,
+        v === undefined ? 'is required' : `must be true or false, got ${kind(v)}`,
+        false,
+      );
     return v;
   }
 
@@ -82,7 +100,8 @@ export class FieldReader {
 
   /** Warns about keys the format does not define (likely typos); they are ignored. */
   unknownKeys(known: readonly string[]): void {
-    for (const k of Object.keys(this.data)) if (!known.includes(k)) this.warn(k, 'is not a known field and is ignored');
+    for (const k of Object.keys(this.data))
+      if (!known.includes(k)) this.warn(k, 'is not a known field and is ignored');
   }
 
   private fail<T>(field: string, message: string, fallback: T): T {
@@ -115,9 +134,23 @@ export interface AgentFields {
   examples: string[];
 }
 
-const AGENT_KEYS = ['id', 'name', 'description', 'domain', 'category', 'status', 'skills', 'tools', 'tags', 'clinical', 'version', 'examples'];
+const AGENT_KEYS = [
+  'id',
+  'name',
+  'description',
+  'domain',
+  'category',
+  'status',
+  'skills',
+  'tools',
+  'tags',
+  'clinical',
+  'version',
+  'examples',
+];
 const MAX_EXAMPLES = 40;
-const checkExample = (s: string) => (s.trim().length >= 3 && s.length <= 300 ? undefined : 'must be a request of 3 to 300 characters');
+const checkExample = (s: string) =>
+  s.trim().length >= 3 && s.length <= 300 ? undefined : 'must be a request of 3 to 300 characters';
 
 /** Reads and checks the front matter of `agents/<folder>/AGENT.md`. */
 export function readAgentFields(r: FieldReader, folder: string): AgentFields {
@@ -141,7 +174,11 @@ export function readAgentFields(r: FieldReader, folder: string): AgentFields {
     category,
     status: r.oneOf('status', AGENT_STATUSES),
     skills: r.list('skills', checkId),
-    tools: r.list('tools', (s) => ((AGENT_TOOLS as readonly string[]).includes(s) ? undefined : `"${s}" is not a known tool (${AGENT_TOOLS.join(', ')})`)),
+    tools: r.list('tools', (s) =>
+      (AGENT_TOOLS as readonly string[]).includes(s)
+        ? undefined
+        : `"${s}" is not a known tool (${AGENT_TOOLS.join(', ')})`,
+    ),
     tags: r.list('tags', checkTag, true),
     clinical: r.boolean('clinical'),
     version: r.string('version', { pattern: SEMVER, patternText: 'a semantic version such as 1.0.0' }),
@@ -151,7 +188,8 @@ export function readAgentFields(r: FieldReader, folder: string): AgentFields {
 
 function readExamples(r: FieldReader): string[] {
   const examples = r.list('examples', checkExample, true);
-  if (examples.length > MAX_EXAMPLES) r.error('examples', `must list at most ${MAX_EXAMPLES} requests, got ${examples.length}`);
+  if (examples.length > MAX_EXAMPLES)
+    r.error('examples', `must list at most ${MAX_EXAMPLES} requests, got ${examples.length}`);
   return [...new Set(examples.map((e) => e.trim()))];
 }
 
@@ -166,7 +204,11 @@ export function readSkillFields(
   file: string,
 ): { name: string; description: string; metadata: SkillMetadata } {
   r.unknownKeys(SKILL_KEYS);
-  const name = r.string('name', { max: 64, pattern: KEBAB, patternText: 'kebab-case (a-z, 0-9, dashes), at most 64 characters' });
+  const name = r.string('name', {
+    max: 64,
+    pattern: KEBAB,
+    patternText: 'kebab-case (a-z, 0-9, dashes), at most 64 characters',
+  });
   if (name && name !== folder) r.error('name', `must equal the folder name "${folder}", got "${name}"`);
   const description = r.string('description', { max: 1024 });
   const raw = data.metadata;
@@ -179,7 +221,12 @@ export function readSkillFields(
       m.unknownKeys(META_KEYS);
       metadata.domain = m.oneOf('domain', DOMAINS, true);
       metadata.tags = m.list('tags', checkTag, true);
-      metadata.version = m.string('version', { optional: true, pattern: SEMVER, patternText: 'a semantic version such as 1.0.0' }) || undefined;
+      metadata.version =
+        m.string('version', {
+          optional: true,
+          pattern: SEMVER,
+          patternText: 'a semantic version such as 1.0.0',
+        }) || undefined;
       metadata.clinical = m.boolean('clinical', false);
       metadata.status = m.oneOf('status', ['active', 'template'] as const, true) ?? 'active';
       for (const p of m.problems) r.problems.push({ ...p, field: `metadata.${p.field}` });

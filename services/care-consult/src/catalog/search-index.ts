@@ -14,15 +14,20 @@ export interface IndexDoc {
 
 // Words that carry no topic in a health question; indexing them would let every persona match.
 const STOP_WORDS = new Set(
-  ('a an and are as at be but by can do for from have how i if in into is it its me my no not of on or our so ' +
+  (
+    'a an and are as at be but by can do for from have how i if in into is it its me my no not of on or our so ' +
     'than that the their them then there these they this to too was we what when where which who why will with ' +
     'you your yours about after also any been before being could did does had has he her his just more most she ' +
-    'should some such very would').split(' '),
+    'should some such very would'
+  ).split(' '),
 );
 
 /** Lower-case, accents off, stop words out, a light plural stem (`medications` -> `medication`). */
 export function normaliseTerm(term: string): string | null {
-  const t = term.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const t = term
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
   if (!t || STOP_WORDS.has(t)) return null;
   if (t.length > 4 && t.endsWith('ies')) return `${t.slice(0, -3)}y`;
   if (t.length > 4 && t.endsWith('sses')) return t.slice(0, -2);
@@ -146,7 +151,10 @@ export class SearchIndex {
    * were let through in all. Selection keeps only the current best `limit`, so nothing is sorted in full.
    * Searches are synchronous, so the scratch buffers can be shared between them.
    */
-  top(query: string, opts: { limit: number; accept?: (doc: number) => boolean }): { total: number; hits: SearchHit[] } {
+  top(
+    query: string,
+    opts: { limit: number; accept?: (doc: number) => boolean },
+  ): { total: number; hits: SearchHit[] } {
     const { scores } = this;
     let touchedCount = 0;
     const touched = this.touched;
@@ -169,7 +177,8 @@ export class SearchIndex {
     }
     const best: number[] = [];
     let total = 0;
-    const better = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && this.ids[a] < this.ids[b]);
+    const better = (a: number, b: number) =>
+      scores[a] > scores[b] || (scores[a] === scores[b] && this.ids[a] < this.ids[b]);
     for (let i = 0; i < touchedCount; i++) {
       const d = touched[i];
       if (opts.accept && !opts.accept(d)) continue;

@@ -1,4 +1,9 @@
-import type { ChatProvider, ProviderGrounding, ProviderMessage, ProviderToolCall } from '../providers/provider.types';
+import type {
+  ChatProvider,
+  ProviderGrounding,
+  ProviderMessage,
+  ProviderToolCall,
+} from '../providers/provider.types';
 import type { ToolCallRecord, ToolRegistry } from '../tools/tool-registry';
 import type { ToolContext } from '../tools/tool.types';
 import type { EmitFn } from './chat-events';
@@ -69,9 +74,18 @@ export async function runModelLoop(input: ModelLoopInput, state: TurnState, emit
       const { record, outcome } = await registry.execute(call, ctx, emit);
       state.toolCalls.push(record);
       if (record.tool === 'read_skill_reference' && outcome.status === 'success') {
-        state.usedReferences.push({ skill: String(call.arguments.skill), reference: String(call.arguments.reference).replace(/^references\//, '') });
+        state.usedReferences.push({
+          skill: String(call.arguments.skill),
+          reference: String(call.arguments.reference).replace(/^references\//, ''),
+        });
       }
-      messages.push({ role: 'tool', content: outcome.content, toolCallId: call.id, toolName: call.name, isError: outcome.status !== 'success' });
+      messages.push({
+        role: 'tool',
+        content: outcome.content,
+        toolCallId: call.id,
+        toolName: call.name,
+        isError: outcome.status !== 'success',
+      });
     }
   }
 }

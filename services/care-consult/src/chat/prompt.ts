@@ -43,7 +43,10 @@ export function buildSystemPrompt(input: PromptInput): string {
   if (input.memories) parts.push(`## What this person told you before\n${input.memories}`);
   const sources = input.sources ?? [];
   if (sources.length) {
-    const list = sources.map((s) => `[${s.n}] ${s.kind === 'memory' ? 'Memory: what this person told you before' : `${s.title} (knowledge base)`}\n${s.text}`);
+    const list = sources.map(
+      (s) =>
+        `[${s.n}] ${s.kind === 'memory' ? 'Memory: what this person told you before' : `${s.title} (knowledge base)`}\n${s.text}`,
+    );
     parts.push(
       [
         '## Sources for this question',
@@ -53,7 +56,9 @@ export function buildSystemPrompt(input: PromptInput): string {
       ].join('\n\n'),
     );
   } else {
-    parts.push('## Sources for this question\nNothing in the knowledge base or in this person\'s memories matched this question. If your reference documents do not answer it either, say so plainly and suggest the right specialist or a question for a clinician.');
+    parts.push(
+      "## Sources for this question\nNothing in the knowledge base or in this person's memories matched this question. If your reference documents do not answer it either, say so plainly and suggest the right specialist or a question for a clinician.",
+    );
   }
   return parts.join('\n\n');
 }

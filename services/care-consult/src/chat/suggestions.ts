@@ -12,8 +12,14 @@ function clip(text: string): string {
  * Follow-up questions for the suggestion chips, deterministic: the agent's reference documents closest to the
  * question that this turn did not already use, then a question to take to the care team. Up to three.
  */
-export function suggestFollowUps(input: { question: string; references: SkillReference[]; used: Array<{ skill: string; reference: string }> }): string[] {
-  const unused = input.references.filter((r) => !input.used.some((u) => u.skill === r.skill && u.reference === r.reference));
+export function suggestFollowUps(input: {
+  question: string;
+  references: SkillReference[];
+  used: Array<{ skill: string; reference: string }>;
+}): string[] {
+  const unused = input.references.filter(
+    (r) => !input.used.some((u) => u.skill === r.skill && u.reference === r.reference),
+  );
   const ranked = new Bm25Index(unused.map((r, position) => ({ source: r, text: r.title, position })))
     .search(input.question, MAX_ITEMS)
     .map((h) => h.source);

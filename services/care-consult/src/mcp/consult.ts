@@ -23,14 +23,20 @@ const sameMessage = (a: { role: string; content: string }, b: { role: string; co
  * request carried plus the reply: a client that resends the whole conversation stores a prefix-extended copy
  * (kept once), one that sends only the new question stores one exchange (appended).
  */
-export function conversationOf(checkpoints: Array<{ messages: Array<{ role: string; content: string }> }>): Message[] {
+export function conversationOf(
+  checkpoints: Array<{ messages: Array<{ role: string; content: string }> }>,
+): Message[] {
   let conversation: Array<{ role: string; content: string }> = [];
   for (const c of checkpoints) {
-    const extends_ = c.messages.length >= conversation.length && conversation.every((m, i) => sameMessage(m, c.messages[i]!));
+    const extends_ =
+      c.messages.length >= conversation.length &&
+      conversation.every((m, i) => sameMessage(m, c.messages[i]!));
     conversation = extends_ ? [...c.messages] : [...conversation, ...c.messages];
   }
   return conversation
-    .filter((m): m is Message => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string')
+    .filter(
+      (m): m is Message => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string',
+    )
     .slice(-CONSULT_HISTORY_MESSAGES);
 }
 
@@ -39,10 +45,16 @@ export function conversationOf(checkpoints: Array<{ messages: Array<{ role: stri
  * answers 404 for anyone else's); an unknown or foreign id gives none, and `prepare` then creates the thread
  * or refuses it (404) exactly as for /api/chat.
  */
-async function earlierMessages(threads: ThreadsService, caller: ChatCaller, threadId: string | undefined): Promise<Message[]> {
+async function earlierMessages(
+  threads: ThreadsService,
+  caller: ChatCaller,
+  threadId: string | undefined,
+): Promise<Message[]> {
   if (!threadId) return [];
   try {
-    const page = await threads.history({ tenantId: caller.tenantId, userId: caller.userId }, threadId, { limit: HISTORY_CHECKPOINTS });
+    const page = await threads.history({ tenantId: caller.tenantId, userId: caller.userId }, threadId, {
+      limit: HISTORY_CHECKPOINTS,
+    });
     return conversationOf([...page.checkpoints].reverse());
   } catch (err) {
     if (err instanceof AppError && err.status === 404) return [];
@@ -64,8 +76,24 @@ function citationsOf(data: unknown): Citation[] {
   if (!Array.isArray(sources)) return [];
   return sources.flatMap((s: unknown): Citation[] => {
     const c = s as Partial<Citation>;
-    if (typeof c?.n !== 'number' || !Number.isInteger(c.n) || c.n < 1 || typeof c.kind !== 'string' || typeof c.id !== 'string' || typeof c.title !== 'string') return [];
-    return [{ n: c.n, kind: c.kind, id: c.id, title: c.title, ...(typeof c.document_id === 'string' ? { document_id: c.document_id } : {}) }];
+    if (
+      typeof c?.n !== 'number' ||
+      !Number.isInteger(c.n) ||
+      c.n < 1 ||
+      typeof c.kind !== 'string' ||
+      typeof c.id !== 'string' ||
+      typeof c.title !== 'string'
+    )
+      return [];
+    return [
+      {
+        n: c.n,
+        kind: c.kind,
+        id: c.id,
+        title: c.title,
+        ...(typeof c.document_id === 'string' ? { document_id: c.document_id } : {}),
+      },
+    ];
   });
 }
 
@@ -149,7 +177,12 @@ export interface ConsultDeps {
  * `ChatService.prepare` (validation, red-flag screen, agent, thread lease: 4xx errors are thrown as for
  * /api/chat) and `ChatService.run`.
  */
-export async function consult(deps: ConsultDeps, caller: ChatCaller, args: Static<typeof ConsultArgs>, signal: AbortSignal): Promise<Result> {
+export async function consult(
+  deps: ConsultDeps,
+  caller: ChatCaller,
+  args: Static<typeof ConsultArgs>,
+  signal: AbortSignal,
+): Promise<Result> {
   const earlier = await earlierMessages(deps.threads, caller, args.thread_id);
   const request: ChatRequest = {
     messages: [...earlier, { role: 'user', content: args.question }],

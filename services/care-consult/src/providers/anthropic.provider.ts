@@ -29,10 +29,13 @@ function toAnthropicMessages(messages: ProviderMessage[]): MessageParam[] {
   for (const m of messages) {
     if (m.role === 'system') continue; // the system prompt travels in `system`
     if (m.role === 'tool') {
-      push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, is_error: m.isError }]);
+      push('user', [
+        { type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, is_error: m.isError },
+      ]);
     } else if (m.role === 'assistant') {
       const blocks: Block[] = m.content ? [{ type: 'text', text: m.content }] : [];
-      for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
+      for (const c of m.toolCalls ?? [])
+        blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
       if (blocks.length) push('assistant', blocks);
     } else {
       push('user', [{ type: 'text', text: m.content }]);
@@ -107,7 +110,10 @@ export class AnthropicProvider implements ChatProvider {
           const block = open.get(event.index);
           if (block) {
             open.delete(event.index);
-            yield { type: 'tool_call', call: { id: block.id, name: block.name, arguments: parseToolArguments(block.json) } };
+            yield {
+              type: 'tool_call',
+              call: { id: block.id, name: block.name, arguments: parseToolArguments(block.json) },
+            };
           }
         } else if (event.type === 'message_delta') {
           reason = endReason(event.delta.stop_reason);
@@ -123,7 +129,10 @@ export class AnthropicProvider implements ChatProvider {
   private wrap(err: unknown, signal: AbortSignal): unknown {
     if (isAbortError(err, signal)) return abortError(signal);
     const status = err instanceof Anthropic.APIError ? err.status : undefined;
-    const type = err instanceof Anthropic.APIError ? (err.error as { error?: { type?: string } } | undefined)?.error?.type : undefined;
+    const type =
+      err instanceof Anthropic.APIError
+        ? (err.error as { error?: { type?: string } } | undefined)?.error?.type
+        : undefined;
     const what = [status ? `status ${status}` : undefined, type].filter(Boolean).join(', ');
     const detail = what || (err instanceof Anthropic.APIConnectionError ? 'unreachable' : 'stream failed');
     return new ProviderError(this.id, `The Anthropic model call failed (${detail})`, { cause: err, status });

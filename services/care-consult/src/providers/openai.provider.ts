@@ -1,5 +1,9 @@
 import OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import { ProviderError, abortError, isAbortError } from './provider.errors';
 import { parseToolArguments } from './tool-arguments';
 import type { ChatProvider, ProviderEvent, ProviderMessage, ProviderRequest } from './provider.types';
@@ -104,7 +108,10 @@ export class OpenAiProvider implements ChatProvider {
     }
     if (request.signal.aborted) throw abortError(request.signal);
     for (const [index, c] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
-      yield { type: 'tool_call', call: { id: c.id || `call_${index}`, name: c.name, arguments: parseToolArguments(c.args) } };
+      yield {
+        type: 'tool_call',
+        call: { id: c.id || `call_${index}`, name: c.name, arguments: parseToolArguments(c.args) },
+      };
     }
     yield { type: 'end', reason: calls.size && reason === 'other' ? 'tool_calls' : reason };
   }
@@ -112,7 +119,14 @@ export class OpenAiProvider implements ChatProvider {
   private wrap(err: unknown, signal: AbortSignal): unknown {
     if (isAbortError(err, signal)) return abortError(signal);
     const status = err instanceof OpenAI.APIError ? err.status : undefined;
-    const what = status ? `status ${status}` : err instanceof OpenAI.APIConnectionError ? 'unreachable' : 'stream failed';
-    return new ProviderError(this.id, `The OpenAI-compatible model call failed (${what})`, { cause: err, status });
+    const what = status
+      ? `status ${status}`
+      : err instanceof OpenAI.APIConnectionError
+        ? 'unreachable'
+        : 'stream failed';
+    return new ProviderError(this.id, `The OpenAI-compatible model call failed (${what})`, {
+      cause: err,
+      status,
+    });
   }
 }

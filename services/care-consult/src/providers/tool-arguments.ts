@@ -7,7 +7,9 @@ export function parseToolArguments(raw: unknown): Record<string, unknown> {
   if (typeof raw !== 'string' || raw.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(raw);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

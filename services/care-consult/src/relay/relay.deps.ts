@@ -7,7 +7,13 @@ import {
   type NonceStore,
   type RelayKeys,
 } from '@care/crypto';
-import { connectRedis, csv, RedisWindowCounters, type Logger, type WindowCounterStore } from '@care/service-kit';
+import {
+  connectRedis,
+  csv,
+  RedisWindowCounters,
+  type Logger,
+  type WindowCounterStore,
+} from '@care/service-kit';
 import type { AppConfig } from '../config';
 
 /** What the relay needs beyond the app's config: signing keys and the shared set of consumed nonces. */
@@ -81,7 +87,11 @@ export async function createRelayRuntime(
   const client = connectRedis(config.REDIS_URL, logger ?? { warn: () => undefined }, 'relay nonce store');
   logger?.info('relay nonce store and rate limit: redis');
   return {
-    relay: { keys, nonceStore: new RedisNonceStore({ client }), rateCounters: new RedisWindowCounters(client, 'care:care-consult:relay-rate:') },
+    relay: {
+      keys,
+      nonceStore: new RedisNonceStore({ client }),
+      rateCounters: new RedisWindowCounters(client, 'care:care-consult:relay-rate:'),
+    },
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },

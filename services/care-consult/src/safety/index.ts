@@ -2,7 +2,12 @@
 // used by the tests and bench/red-flags.
 export { detectRedFlag } from './red-flag-detector';
 export { RED_FLAG_ADVICE } from './red-flag-advice';
-export { RedFlagScreen, RedFlagScreenUnavailableError, type RedFlagScreenOptions, type TextEmbedder } from './red-flag-screen';
+export {
+  RedFlagScreen,
+  RedFlagScreenUnavailableError,
+  type RedFlagScreenOptions,
+  type TextEmbedder,
+} from './red-flag-screen';
 export {
   SEMANTIC_CLASSES,
   classProbabilities,

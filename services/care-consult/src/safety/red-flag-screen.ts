@@ -52,9 +52,14 @@ export class RedFlagScreen {
   }
 
   /** Screens one request. Throws {@link RedFlagScreenUnavailableError} instead of letting it through unscreened. */
-  async screen(latestUserMessage: string, earlierUserMessages: readonly string[] = []): Promise<RedFlagHit | null> {
+  async screen(
+    latestUserMessage: string,
+    earlierUserMessages: readonly string[] = [],
+  ): Promise<RedFlagHit | null> {
     const latest = typeof latestUserMessage === 'string' ? latestUserMessage : '';
-    const earlier = Array.isArray(earlierUserMessages) ? earlierUserMessages.filter((m): m is string => typeof m === 'string') : [];
+    const earlier = Array.isArray(earlierUserMessages)
+      ? earlierUserMessages.filter((m): m is string => typeof m === 'string')
+      : [];
     const rule = detectRedFlag(latest, earlier);
     const plan = planConversation(latest, earlier);
     if (plan.segments.length === 0) return rule;
@@ -62,7 +67,8 @@ export class RedFlagScreen {
     try {
       await this.ready;
       vectors = await this.embedder.embed(plan.texts);
-      if (vectors.length !== plan.texts.length) throw new Error('the encoder answered a different number of vectors');
+      if (vectors.length !== plan.texts.length)
+        throw new Error('the encoder answered a different number of vectors');
     } catch (err) {
       throw new RedFlagScreenUnavailableError(err);
     }

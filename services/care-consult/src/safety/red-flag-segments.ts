@@ -27,7 +27,8 @@ const MAX_SENTENCE_CHARS = 300;
 const MAX_SENTENCES = 10;
 const CONTEXT_TURNS = 2;
 
-const tail = (text: string, max: number): string => (text.length <= max ? text : text.slice(text.length - max));
+const tail = (text: string, max: number): string =>
+  text.length <= max ? text : text.slice(text.length - max);
 
 /** Splits text into sentences; very short pieces ("Hi.", "ok") join the next one. */
 export function splitSentences(text: string): string[] {
@@ -88,9 +89,12 @@ export function planConversation(latest: string, earlier: readonly string[] = []
     { text: latest.trim(), kind: 'message', parts: own.map((index) => ({ index, weight: 1 })) },
   ];
   if (own.length > 1) {
-    for (const index of own) segments.push({ text: texts[index]!, kind: 'sentence', parts: [{ index, weight: 1 }] });
+    for (const index of own)
+      segments.push({ text: texts[index]!, kind: 'sentence', parts: [{ index, weight: 1 }] });
   }
-  const previous = earlier.filter((m) => typeof m === 'string' && m.trim() && m !== latest).slice(-CONTEXT_TURNS);
+  const previous = earlier
+    .filter((m) => typeof m === 'string' && m.trim() && m !== latest)
+    .slice(-CONTEXT_TURNS);
   if (previous.length > 0) {
     const turns = [...previous.map((m) => messageTexts(m).map(indexOf)), own];
     segments.push({

@@ -29,14 +29,23 @@ export function readSkillReferenceTool(library: SkillLibrary): ToolDefinition {
     async run(params, ctx) {
       const skill = str(params.skill);
       const reference = str(params.reference).replace(/^references\//, '');
-      if (!skill || !reference) return { status: 'invalid', content: 'read_skill_reference needs "skill" and "reference"' };
+      if (!skill || !reference)
+        return { status: 'invalid', content: 'read_skill_reference needs "skill" and "reference"' };
       if (!ctx.agent.skills.includes(skill)) {
-        return { status: 'not_found', content: `Skill ${skill} is not one of this agent's skills`, summary: { skill } };
+        return {
+          status: 'not_found',
+          content: `Skill ${skill} is not one of this agent's skills`,
+          summary: { skill },
+        };
       }
       const text = await library.readReference(skill, reference);
       if (text === undefined) {
         const known = (await library.listReferences([skill])).map((r) => r.reference);
-        return { status: 'not_found', content: `No reference ${reference} in ${skill}. Available: ${known.join(', ')}`, summary: { skill, reference } };
+        return {
+          status: 'not_found',
+          content: `No reference ${reference} in ${skill}. Available: ${known.join(', ')}`,
+          summary: { skill, reference },
+        };
       }
       const title = /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? reference;
       return { status: 'success', content: text, summary: { skill, reference, title } };

@@ -18,12 +18,18 @@ export type AgentSearchFn = (query: string, limit: number) => AgentHit[];
 export function searchCatalogTool(search: AgentSearchFn): ToolDefinition {
   return {
     name: 'search_catalog',
-    description: 'Search the catalog of specialist agents by topic; returns their ids, names and what they help with.',
+    description:
+      'Search the catalog of specialist agents by topic; returns their ids, names and what they help with.',
     parameters: {
       type: 'object',
       properties: {
         query: { type: 'string', description: 'Topic words, e.g. "sleep problems"' },
-        limit: { type: 'integer', minimum: 1, maximum: 10, description: 'How many agents at most (default 5)' },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 10,
+          description: 'How many agents at most (default 5)',
+        },
       },
       required: ['query'],
       additionalProperties: false,

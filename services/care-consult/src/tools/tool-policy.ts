@@ -16,9 +16,18 @@ export async function decideToolCall(
   params: Record<string, unknown>,
   ctx: ToolContext,
 ): Promise<PolicyDecision> {
-  if (!tool) return { allowed: false, reason: 'unknown_tool', message: `${name} is not allowed: there is no such tool` };
+  if (!tool)
+    return {
+      allowed: false,
+      reason: 'unknown_tool',
+      message: `${name} is not allowed: there is no such tool`,
+    };
   if (!ctx.agent.tools.includes(tool.name)) {
-    return { allowed: false, reason: 'not_declared', message: `${name} is not allowed: agent ${ctx.agent.id} does not declare it` };
+    return {
+      allowed: false,
+      reason: 'not_declared',
+      message: `${name} is not allowed: agent ${ctx.agent.id} does not declare it`,
+    };
   }
   if (!ctx.allowClinical && (await tool.isClinical(params, ctx))) {
     return {

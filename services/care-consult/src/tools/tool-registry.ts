@@ -44,7 +44,11 @@ export class ToolRegistry {
   }
 
   /** Runs one call under the policy, emitting its frames. Abort propagates; any other failure is a status. */
-  async execute(call: ToolCallRequest, ctx: ToolContext, emit: EmitFn): Promise<{ record: ToolCallRecord; outcome: ToolOutcome }> {
+  async execute(
+    call: ToolCallRequest,
+    ctx: ToolContext,
+    emit: EmitFn,
+  ): Promise<{ record: ToolCallRecord; outcome: ToolOutcome }> {
     const started = performance.now();
     const params = call.arguments;
     emit({ event: 'tool_start', data: { type: 'tool_start', tool: call.name, params } });
@@ -77,7 +81,15 @@ export class ToolRegistry {
         ...(reason ? { reason } : {}),
       },
     });
-    const record: ToolCallRecord = { id: call.id, tool: call.name, params, status: outcome.status, allowed: decision.allowed, duration_ms: duration, bytes };
+    const record: ToolCallRecord = {
+      id: call.id,
+      tool: call.name,
+      params,
+      status: outcome.status,
+      allowed: decision.allowed,
+      duration_ms: duration,
+      bytes,
+    };
     if (reason) record.reason = reason;
     return { record, outcome };
   }

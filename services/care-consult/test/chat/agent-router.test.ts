@@ -41,7 +41,10 @@ describe('agent router by meaning over the shipped catalog (real sentence encode
   it.each([
     ['my 18 month old has started throwing food on the floor at every meal', 'child-health-educator'],
     ['how many steps a day should I walk to get fitter?', 'activity-coach'],
-    ['our newborn baby cries after every feed, is that normal in the first weeks?', /child-health-educator|postpartum-educator|pediatric-symptom-guide/],
+    [
+      'our newborn baby cries after every feed, is that normal in the first weeks?',
+      /child-health-educator|postpartum-educator|pediatric-symptom-guide/,
+    ],
     ['I lie awake every night until 3am no matter how tired I am', 'sleep-coach'],
   ])('is not captured by a single word: "%s"', async (question, expected) => {
     const decision = (await router.route([question], false))!;
@@ -60,7 +63,10 @@ describe('agent router by meaning over the shipped catalog (real sentence encode
   });
 
   it('reaches grief support for "passed away" and other ways of saying someone died', async () => {
-    for (const q of ['my grandad passed away on Sunday and I keep crying', 'we buried my sister last week and I feel empty']) {
+    for (const q of [
+      'my grandad passed away on Sunday and I keep crying',
+      'we buried my sister last week and I feel empty',
+    ]) {
       expect((await router.route([q], false))!.agent.id).toBe('grief-companion');
     }
   });
@@ -84,7 +90,13 @@ describe('agent router by meaning over the shipped catalog (real sentence encode
   });
 
   it('reads earlier user messages with less weight than the latest', async () => {
-    const decision = (await router.route(['My mum has dementia and lives with us', 'I am exhausted and snapping at everyone, I need a break from caring'], false))!;
+    const decision = (await router.route(
+      [
+        'My mum has dementia and lives with us',
+        'I am exhausted and snapping at everyone, I need a break from caring',
+      ],
+      false,
+    ))!;
     expect(decision.agent.id).toBe('caregiver-support-companion');
   });
 
@@ -118,7 +130,10 @@ describe('clinical rule and flags', () => {
     const catalog = await shippedChatCatalog();
     for (const agent of catalog.activeAgents().filter((a) => a.clinical)) {
       const flags = await Promise.all(agent.skills.map(async (s) => (await catalog.readSkill(s))?.clinical));
-      expect({ agent: agent.id, clinicalSkill: flags.includes(true) }).toEqual({ agent: agent.id, clinicalSkill: true });
+      expect({ agent: agent.id, clinicalSkill: flags.includes(true) }).toEqual({
+        agent: agent.id,
+        clinicalSkill: true,
+      });
     }
   });
 
@@ -137,15 +152,21 @@ describe('clinical rule and flags', () => {
   const over = (agents: ChatAgent[]) => new AgentRouter({ activeAgents: () => agents }, undefined);
 
   it('without allow_clinical prefers a non-clinical specialist only when it is as good (a tie-break, not a swap)', async () => {
-    const tie = over([agent('a-clinical', true, 'knee pain after running'), agent('b-plain', false, 'knee pain after running')]);
+    const tie = over([
+      agent('a-clinical', true, 'knee pain after running'),
+      agent('b-plain', false, 'knee pain after running'),
+    ]);
     expect((await tie.route(['my knee pain after running'], false))!.agent.id).toBe('b-plain');
     expect((await tie.route(['my knee pain after running'], true))!.agent.id).toBe('a-clinical');
-    const clear = over([agent('a-clinical', true, 'knee pain after running'), agent('b-plain', false, 'healthy recipes for dinner')]);
+    const clear = over([
+      agent('a-clinical', true, 'knee pain after running'),
+      agent('b-plain', false, 'healthy recipes for dinner'),
+    ]);
     expect((await clear.route(['my knee pain after running'], false))!.agent.id).toBe('a-clinical');
   });
 });
 
-describe('meaning score: best text mixed with the agent\'s centre', () => {
+describe("meaning score: best text mixed with the agent's centre", () => {
   // Two agents in a 3-d toy space, the message along the first axis. Alpha has one example close to the message
   // and its other texts elsewhere; every text of Beta is fairly close. The best text alone picks Alpha (0.8 > 0.75);
   // with the centre mixed in, Beta's steady closeness wins (0.7 x 0.75 + 0.3 x 0.96 > 0.7 x 0.8 + 0.3 x 0.39).
@@ -153,13 +174,27 @@ describe('meaning score: best text mixed with the agent\'s centre', () => {
   async function toyRouter(settings: { centreWeight?: number } = {}) {
     const base = (await shippedChatCatalog()).agent('sleep-coach')!;
     const agent = (id: string, examples: string[]): ChatAgent => ({
-      ...base, id, name: id, description: `${id} desk`, persona: 'No sections.', tags: [], examples,
+      ...base,
+      id,
+      name: id,
+      description: `${id} desk`,
+      persona: 'No sections.',
+      tags: [],
+      examples,
     });
     const agents = [agent('Alpha', ['alpha one', 'alpha two']), agent('Beta', ['beta one', 'beta two'])];
     const vectors = new Map<string, number[]>();
     const [alpha, beta] = agents.map(agentProfileTexts);
-    [[0, 1, 0], [0.8, 0.6, 0], [0, 0, 1]].forEach((v, i) => vectors.set(alpha[i], v));
-    [[0.75, s, 0], [0.75, 0, s], [0.75, -s, 0]].forEach((v, i) => vectors.set(beta[i], v));
+    [
+      [0, 1, 0],
+      [0.8, 0.6, 0],
+      [0, 0, 1],
+    ].forEach((v, i) => vectors.set(alpha[i], v));
+    [
+      [0.75, s, 0],
+      [0.75, 0, s],
+      [0.75, -s, 0],
+    ].forEach((v, i) => vectors.set(beta[i], v));
     const encoder: RoutingEncoder = { embed: async (texts) => texts.map((t) => vectors.get(t) ?? [1, 0, 0]) };
     const router = new AgentRouter({ activeAgents: () => agents }, encoder, undefined, settings);
     await router.ready();
@@ -168,13 +203,16 @@ describe('meaning score: best text mixed with the agent\'s centre', () => {
 
   it('prefers the agent whose texts are close as a whole over one with a single close example', async () => {
     expect((await (await toyRouter()).route(['quux zork'], false))!.agent.id).toBe('Beta');
-    expect((await (await toyRouter({ centreWeight: 0 })).route(['quux zork'], false))!.agent.id).toBe('Alpha');
+    expect((await (await toyRouter({ centreWeight: 0 })).route(['quux zork'], false))!.agent.id).toBe(
+      'Alpha',
+    );
   });
 });
 
 describe('agent profile', () => {
-  it('takes the scope from the persona\'s first section, as plain text', () => {
-    const persona = 'You are X.\n\n## What you do\n\n- Explain bills.\n- Help with appeals.\n\n## You never\n\n- Give legal advice.';
+  it("takes the scope from the persona's first section, as plain text", () => {
+    const persona =
+      'You are X.\n\n## What you do\n\n- Explain bills.\n- Help with appeals.\n\n## You never\n\n- Give legal advice.';
     expect(agentScope(persona)).toBe('Explain bills. Help with appeals.');
     expect(agentScope('You are X, with no sections.')).toBe('');
   });
@@ -191,7 +229,7 @@ describe('lexical side of routing (stems and everyday phrases)', () => {
     expect(expandSynonyms('he passed the exam')).toEqual([]);
   });
 
-  it('maps everyday words to the catalog\'s: little one, tablets, morning sickness, jet lag, angina spray', () => {
+  it("maps everyday words to the catalog's: little one, tablets, morning sickness, jet lag, angina spray", () => {
     expect(expandSynonyms('my little one keeps waking').join(' ')).toMatch(/child/);
     expect(expandSynonyms('can I crush my tablets').join(' ')).toMatch(/medicine/);
     expect(expandSynonyms('morning sickness at 9 weeks').join(' ')).toMatch(/pregnancy/);
@@ -236,7 +274,9 @@ describe('lexical side of routing (stems and everyday phrases)', () => {
     await router.ready();
     expect(router.semantic).toBe(false);
     expect(warnings).toHaveLength(1);
-    expect((await router.route(['my insurance denied my claim, how do I appeal'], false))!.agent.id).toBe('claims-appeals-helper');
+    expect((await router.route(['my insurance denied my claim, how do I appeal'], false))!.agent.id).toBe(
+      'claims-appeals-helper',
+    );
   });
 
   it('embeds agent texts in batches of like length, shortest first (a batch is padded to its longest text)', async () => {
@@ -255,12 +295,15 @@ describe('lexical side of routing (stems and everyday phrases)', () => {
   });
 
   it('rebuilds its agent profiles when the catalog reloads', async () => {
-    let agents: ChatAgent[] = [
-      { ...(await shippedChatCatalog()).agent('sleep-coach')!, id: 'only-sleep' },
-    ];
+    let agents: ChatAgent[] = [{ ...(await shippedChatCatalog()).agent('sleep-coach')!, id: 'only-sleep' }];
     const router = new AgentRouter({ activeAgents: () => agents }, undefined);
-    expect(ids([(await router.route(['insurance claim denied appeal'], false))!.agent])).toEqual(['only-sleep']);
-    agents = [...agents, { ...(await shippedChatCatalog()).agent('claims-appeals-helper')!, id: 'new-claims' }];
+    expect(ids([(await router.route(['insurance claim denied appeal'], false))!.agent])).toEqual([
+      'only-sleep',
+    ]);
+    agents = [
+      ...agents,
+      { ...(await shippedChatCatalog()).agent('claims-appeals-helper')!, id: 'new-claims' },
+    ];
     expect((await router.route(['insurance claim denied appeal'], false))!.agent.id).toBe('new-claims');
   });
 });
@@ -269,7 +312,11 @@ describe('follow-up suggestions', () => {
   it('offers unused reference topics closest to the question, then a care-team question, at most three', async () => {
     const catalog = await shippedChatCatalog();
     const references = await catalog.listReferences(['heart-health-education', 'hypertension-education']);
-    const items = suggestFollowUps({ question: 'what raises cardiovascular risk', references, used: [{ skill: 'heart-health-education', reference: 'cardiac-warning-signs.md' }] });
+    const items = suggestFollowUps({
+      question: 'what raises cardiovascular risk',
+      references,
+      used: [{ skill: 'heart-health-education', reference: 'cardiac-warning-signs.md' }],
+    });
     expect(items.length).toBeLessThanOrEqual(3);
     expect(items[0]).toMatch(/risk/i);
     expect(items.at(-1)).toBe('What should I ask my care team about this?');

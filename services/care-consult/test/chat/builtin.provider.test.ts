@@ -15,17 +15,35 @@ describe('built-in offline engine', () => {
 
   it('asks to read the skill reference that best matches the question', async () => {
     const events = await collect(
-      engine.stream(aProviderRequest().asking('What are the warning signs of a heart attack?').withSkills('heart-health-education', 'hypertension-education').withTools(readToolSpec).build()),
+      engine.stream(
+        aProviderRequest()
+          .asking('What are the warning signs of a heart attack?')
+          .withSkills('heart-health-education', 'hypertension-education')
+          .withTools(readToolSpec)
+          .build(),
+      ),
     );
     expect(events).toEqual([
-      { type: 'tool_call', call: expect.objectContaining({ name: 'read_skill_reference', arguments: { skill: 'heart-health-education', reference: 'cardiac-warning-signs.md' } }) },
+      {
+        type: 'tool_call',
+        call: expect.objectContaining({
+          name: 'read_skill_reference',
+          arguments: { skill: 'heart-health-education', reference: 'cardiac-warning-signs.md' },
+        }),
+      },
       { type: 'end', reason: 'tool_calls' },
     ]);
   });
 
   it('picks a different reference for a different question over the same skills', async () => {
     const events = await collect(
-      engine.stream(aProviderRequest().asking('How can I lower my cholesterol and cardiovascular risk?').withSkills('heart-health-education').withTools(readToolSpec).build()),
+      engine.stream(
+        aProviderRequest()
+          .asking('How can I lower my cholesterol and cardiovascular risk?')
+          .withSkills('heart-health-education')
+          .withTools(readToolSpec)
+          .build(),
+      ),
     );
     expect((events[0] as any).call.arguments.reference).toBe('cardiovascular-risk.md');
   });
@@ -39,7 +57,11 @@ describe('built-in offline engine', () => {
           .withSkills('heart-health-education')
           .withTools(readToolSpec)
           .withMessages(
-            { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_skill_reference', arguments: {} }] },
+            {
+              role: 'assistant',
+              content: '',
+              toolCalls: [{ id: 'c1', name: 'read_skill_reference', arguments: {} }],
+            },
             { role: 'tool', content: doc, toolCallId: 'c1', toolName: 'read_skill_reference' },
           )
           .build(),
@@ -61,7 +83,13 @@ describe('built-in offline engine', () => {
           .asking('What are the warning signs of a heart attack?')
           .withSkills('heart-health-education')
           .withTools(readToolSpec)
-          .withMessages({ role: 'tool', content: 'read_skill_reference is not allowed: clinical references need allow_clinical', toolCallId: 'c1', toolName: 'read_skill_reference', isError: true })
+          .withMessages({
+            role: 'tool',
+            content: 'read_skill_reference is not allowed: clinical references need allow_clinical',
+            toolCallId: 'c1',
+            toolName: 'read_skill_reference',
+            isError: true,
+          })
           .build(),
       ),
     );
@@ -71,7 +99,9 @@ describe('built-in offline engine', () => {
   });
 
   it('answers from the skill summaries when the agent has no read tool, without asking for one', async () => {
-    const events = await collect(engine.stream(aProviderRequest().asking('I cannot sleep').withSkills('sleep-hygiene').build()));
+    const events = await collect(
+      engine.stream(aProviderRequest().asking('I cannot sleep').withSkills('sleep-hygiene').build()),
+    );
     expect(events.some((e) => e.type === 'tool_call')).toBe(false);
     expect(text(events)).toMatch(/sleep/i);
   });
@@ -100,9 +130,12 @@ describe('built-in offline engine', () => {
 describe('built-in engine text helpers', () => {
   it('splits text into tokens that join back to the same text', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }).filter((s) => /\S/.test(s)), (s) => {
-        expect(toTokens(s).join('')).toBe(s);
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }).filter((s) => /\S/.test(s)),
+        (s) => {
+          expect(toTokens(s).join('')).toBe(s);
+        },
+      ),
     );
   });
 

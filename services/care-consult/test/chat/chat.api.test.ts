@@ -89,11 +89,19 @@ describe('POST /api/chat with the offline engine over the shipped workspace', ()
       overrides: { chatProvider: new ScriptedProvider(() => ({ events: says('Noted.') })) },
     });
     try {
-      for (const q of ['what helps with morning sickness at 9 weeks', 'I have a question', 'how do I read the label on my tablets']) {
+      for (const q of [
+        'what helps with morning sickness at 9 weeks',
+        'I have a question',
+        'how do I read the label on my tablets',
+      ]) {
         const a = (await chat(ctx.app, token, ask(q))).frames[0].json;
         const b = (await chat(other.app, token, ask(q))).frames[0].json;
         expect(a).toMatchObject({ routed: true, routing: expect.any(Object) });
-        expect(b).toMatchObject({ routed: true, agent_id: a.agent_id, routing: { fallback: a.routing.fallback } });
+        expect(b).toMatchObject({
+          routed: true,
+          agent_id: a.agent_id,
+          routing: { fallback: a.routing.fallback },
+        });
       }
     } finally {
       await other.close();

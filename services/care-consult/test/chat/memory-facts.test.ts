@@ -36,7 +36,23 @@ describe('which statements are worth remembering', () => {
   });
 
   it('never keeps a sentence ending in a question mark, whatever its words (property)', () => {
-    const words = fc.constantFrom('I', 'take', 'metformin', '500', 'mg', 'allergic', 'my', 'goal', 'prefer', 'have', 'asthma', 'work', 'nights', 'to', 'penicillin');
+    const words = fc.constantFrom(
+      'I',
+      'take',
+      'metformin',
+      '500',
+      'mg',
+      'allergic',
+      'my',
+      'goal',
+      'prefer',
+      'have',
+      'asthma',
+      'work',
+      'nights',
+      'to',
+      'penicillin',
+    );
     fc.assert(
       fc.property(fc.array(words, { minLength: 1, maxLength: 12 }), (w) => {
         const question = `${w.join(' ')}?`;

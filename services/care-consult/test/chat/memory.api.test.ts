@@ -4,8 +4,12 @@ import { chat, createChatContext } from './support/chat-app';
 import { startMemoryService, type MemoryServer } from './support/memory-service';
 import { names, type Frame } from './support/sse';
 
-const ask = (content: string) => ({ messages: [{ role: 'user', content }], agent_id: 'shift-work-sleep-advisor' });
-const toolEnd = (frames: Frame[], tool: string) => frames.find((f) => f.event === 'tool_end' && f.json.tool === tool)?.json;
+const ask = (content: string) => ({
+  messages: [{ role: 'user', content }],
+  agent_id: 'shift-work-sleep-advisor',
+});
+const toolEnd = (frames: Frame[], tool: string) =>
+  frames.find((f) => f.event === 'tool_end' && f.json.tool === tool)?.json;
 
 describe('chat with the memory service', () => {
   let memory: MemoryServer;
@@ -21,10 +25,18 @@ describe('chat with the memory service', () => {
 
   it('recalls before answering, saves an episodic memory after, and recalls it in a later conversation', async () => {
     const alice = aUser().inTenant('tenant-mem-a');
-    const first = await chat(ctx.app, alice.token(), ask('I work rotating night shifts at the hospital and sleep badly'));
+    const first = await chat(
+      ctx.app,
+      alice.token(),
+      ask('I work rotating night shifts at the hospital and sleep badly'),
+    );
     const order = names(first.frames);
     expect(order.indexOf('tool_start')).toBe(1);
-    expect(toolEnd(first.frames, 'recall_memory')).toMatchObject({ status: 'success', allowed: true, result: { count: 0 } });
+    expect(toolEnd(first.frames, 'recall_memory')).toMatchObject({
+      status: 'success',
+      allowed: true,
+      result: { count: 0 },
+    });
     expect(toolEnd(first.frames, 'save_memory')).toMatchObject({ status: 'success', allowed: true });
     expect(order.lastIndexOf('tool_end')).toBeLessThan(order.indexOf('suggestions'));
     const later = await chat(ctx.app, alice.token(), ask('Any tips for sleeping after my night shifts?'));
@@ -34,9 +46,17 @@ describe('chat with the memory service', () => {
   it('keeps memories inside the tenant partition and to their own user', async () => {
     const owner = aUser().inTenant('tenant-mem-b');
     await chat(ctx.app, owner.token(), ask('I drive a delivery van on night shifts'));
-    const sameTenant = await chat(ctx.app, aUser().inTenant('tenant-mem-b').token(), ask('night shifts delivery van sleep'));
+    const sameTenant = await chat(
+      ctx.app,
+      aUser().inTenant('tenant-mem-b').token(),
+      ask('night shifts delivery van sleep'),
+    );
     expect(toolEnd(sameTenant.frames, 'recall_memory').result.count).toBe(0);
-    const otherTenant = await chat(ctx.app, aUser().withId(owner.build().userId).inTenant('tenant-mem-c').token(), ask('night shifts delivery van sleep'));
+    const otherTenant = await chat(
+      ctx.app,
+      aUser().withId(owner.build().userId).inTenant('tenant-mem-c').token(),
+      ask('night shifts delivery van sleep'),
+    );
     expect(toolEnd(otherTenant.frames, 'recall_memory').result.count).toBe(0);
     const back = await chat(ctx.app, owner.token(), ask('night shifts delivery van sleep'));
     expect(toolEnd(back.frames, 'recall_memory').result.count).toBeGreaterThanOrEqual(1);
@@ -48,9 +68,17 @@ describe('chat with the memory service', () => {
     await chat(ctx.app, owner.token(), ask('I work night shifts in a bakery'));
     // Twenty-five colleagues state nearly the same thing: more than any top K the chat asks for.
     for (let i = 0; i < 25; i++) {
-      await chat(ctx.app, aUser().inTenant(tenant).token(), ask(`I work night shifts in a bakery near the station and sleep badly after my shifts ${i}`));
+      await chat(
+        ctx.app,
+        aUser().inTenant(tenant).token(),
+        ask(`I work night shifts in a bakery near the station and sleep badly after my shifts ${i}`),
+      );
     }
-    const back = await chat(ctx.app, owner.token(), ask('night shifts bakery station sleep badly after my shifts'));
+    const back = await chat(
+      ctx.app,
+      owner.token(),
+      ask('night shifts bakery station sleep badly after my shifts'),
+    );
     expect(toolEnd(back.frames, 'recall_memory').result.count).toBe(1);
   }, 120_000);
 
@@ -68,15 +96,25 @@ describe('chat with the memory service', () => {
 describe('chat when the memory service is down', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createChatContext({ env: { MEMORY_BASE_URL: `http://127.0.0.1:${await closedPort()}`, MEMORY_TIMEOUT_MS: '300' } });
+    ctx = await createChatContext({
+      env: { MEMORY_BASE_URL: `http://127.0.0.1:${await closedPort()}`, MEMORY_TIMEOUT_MS: '300' },
+    });
   });
   afterAll(() => ctx.close());
 
   it('reports memory as unavailable in tool_end and still answers to the end', async () => {
     // A statement worth keeping, so that the save is attempted too (a question would not be saved at all).
-    const { res, frames } = await chat(ctx.app, aUser().token(), ask('I work night shifts and sleep badly after them'));
+    const { res, frames } = await chat(
+      ctx.app,
+      aUser().token(),
+      ask('I work night shifts and sleep badly after them'),
+    );
     expect(res.status).toBe(200);
-    expect(toolEnd(frames, 'recall_memory')).toMatchObject({ status: 'unavailable', allowed: true, result: { bytes: expect.any(Number), error: 'unavailable' } });
+    expect(toolEnd(frames, 'recall_memory')).toMatchObject({
+      status: 'unavailable',
+      allowed: true,
+      result: { bytes: expect.any(Number), error: 'unavailable' },
+    });
     expect(toolEnd(frames, 'save_memory')).toMatchObject({ status: 'unavailable' });
     expect(frames.filter((f) => f.event === 'token').length).toBeGreaterThan(5);
     expect(names(frames).slice(-2)).toEqual(['suggestions', 'done']);

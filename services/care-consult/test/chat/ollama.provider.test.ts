@@ -12,7 +12,14 @@ const part = (content: string, extra: Record<string, unknown> = {}) => ({
   message: { role: 'assistant', content, ...extra },
   done: false,
 });
-const last = (reason = 'stop') => ({ model: 'llama-test', created_at: '2026-01-01T00:00:01Z', message: { role: 'assistant', content: '' }, done: true, done_reason: reason, eval_count: 3 });
+const last = (reason = 'stop') => ({
+  model: 'llama-test',
+  created_at: '2026-01-01T00:00:01Z',
+  message: { role: 'assistant', content: '' },
+  done: true,
+  done_reason: reason,
+  eval_count: 3,
+});
 
 function provider(server: WireServer) {
   return new OllamaProvider({ baseUrl: `${server.url}/`, model: 'llama-test' });
@@ -45,28 +52,62 @@ describe('Ollama provider against an /api/chat NDJSON server', () => {
   it('passes tools and reads tool_calls with object arguments, sending results back by tool name', async () => {
     server = await startWireServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      line(res, part('', { tool_calls: [{ function: { name: 'read_skill_reference', arguments: { skill: 'sleep-hygiene', reference: 'sleep-habits.md' } } }] }));
+      line(
+        res,
+        part('', {
+          tool_calls: [
+            {
+              function: {
+                name: 'read_skill_reference',
+                arguments: { skill: 'sleep-hygiene', reference: 'sleep-habits.md' },
+              },
+            },
+          ],
+        }),
+      );
       line(res, last());
       res.end();
     });
     const p = provider(server);
-    const events = await collect(p.stream(aProviderRequest().asking('sleep').withTools(readToolSpec).build()));
+    const events = await collect(
+      p.stream(aProviderRequest().asking('sleep').withTools(readToolSpec).build()),
+    );
     expect(events).toEqual([
-      { type: 'tool_call', call: { id: 'ollama_call_0', name: 'read_skill_reference', arguments: { skill: 'sleep-hygiene', reference: 'sleep-habits.md' } } },
+      {
+        type: 'tool_call',
+        call: {
+          id: 'ollama_call_0',
+          name: 'read_skill_reference',
+          arguments: { skill: 'sleep-hygiene', reference: 'sleep-habits.md' },
+        },
+      },
       { type: 'end', reason: 'tool_calls' },
     ]);
     expect(server.requests[0].body.tools).toEqual([{ type: 'function', function: readToolSpec }]);
     await collect(
-      p
-        .stream(
-          aProviderRequest()
-            .asking('sleep')
-            .withMessages({ role: 'assistant', content: '', toolCalls: [(events[0] as any).call] }, { role: 'tool', content: 'doc', toolCallId: 'ollama_call_0', toolName: 'read_skill_reference' })
-            .build(),
-        ),
+      p.stream(
+        aProviderRequest()
+          .asking('sleep')
+          .withMessages(
+            { role: 'assistant', content: '', toolCalls: [(events[0] as any).call] },
+            { role: 'tool', content: 'doc', toolCallId: 'ollama_call_0', toolName: 'read_skill_reference' },
+          )
+          .build(),
+      ),
     ).catch(() => undefined);
     expect(server.requests[1].body.messages.slice(2)).toEqual([
-      { role: 'assistant', content: '', tool_calls: [{ function: { name: 'read_skill_reference', arguments: { skill: 'sleep-hygiene', reference: 'sleep-habits.md' } } }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          {
+            function: {
+              name: 'read_skill_reference',
+              arguments: { skill: 'sleep-hygiene', reference: 'sleep-habits.md' },
+            },
+          },
+        ],
+      },
       { role: 'tool', content: 'doc', tool_name: 'read_skill_reference' },
     ]);
   });
@@ -92,7 +133,9 @@ describe('Ollama provider against an /api/chat NDJSON server', () => {
       line(res, part('cut'));
       res.end();
     });
-    await expect(collect(provider(server).stream(aProviderRequest().asking('hi').build()))).rejects.toBeInstanceOf(ProviderError);
+    await expect(
+      collect(provider(server).stream(aProviderRequest().asking('hi').build())),
+    ).rejects.toBeInstanceOf(ProviderError);
   });
 
   it('reports a 404 for an unknown model as a ProviderError with the status', async () => {
@@ -100,13 +143,17 @@ describe('Ollama provider against an /api/chat NDJSON server', () => {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: "model 'llama-test' not found" }));
     });
-    const err = await collect(provider(server).stream(aProviderRequest().asking('hi').build())).catch((e: unknown) => e);
+    const err = await collect(provider(server).stream(aProviderRequest().asking('hi').build())).catch(
+      (e: unknown) => e,
+    );
     expect((err as ProviderError).upstreamStatus).toBe(404);
   });
 
   it('reports an unreachable server as a ProviderError', async () => {
     const p = new OllamaProvider({ baseUrl: 'http://127.0.0.1:9', model: 'x' });
-    await expect(collect(p.stream(aProviderRequest().asking('hi').build()))).rejects.toBeInstanceOf(ProviderError);
+    await expect(collect(p.stream(aProviderRequest().asking('hi').build()))).rejects.toBeInstanceOf(
+      ProviderError,
+    );
   });
 
   it('stops and closes the connection when the signal aborts mid-stream', async () => {
@@ -121,7 +168,9 @@ describe('Ollama provider against an /api/chat NDJSON server', () => {
     const ctrl = new AbortController();
     const seen: unknown[] = [];
     const err = await (async () => {
-      for await (const e of provider(server!).stream(aProviderRequest().asking('hi').withSignal(ctrl.signal).build())) {
+      for await (const e of provider(server!).stream(
+        aProviderRequest().asking('hi').withSignal(ctrl.signal).build(),
+      )) {
         seen.push(e);
         if (seen.length === 2) ctrl.abort();
       }

@@ -13,7 +13,12 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
 });
 
 function provider(server: WireServer) {
-  return new OpenAiProvider({ apiKey: 'sk-test', baseUrl: `${server.url}/v1`, model: 'test-model', maxRetries: 0 });
+  return new OpenAiProvider({
+    apiKey: 'sk-test',
+    baseUrl: `${server.url}/v1`,
+    model: 'test-model',
+    maxRetries: 0,
+  });
 }
 
 function sseHead(res: import('node:http').ServerResponse) {
@@ -57,16 +62,47 @@ describe('OpenAI-compatible provider against a chat-completions SSE server', () 
         res.write(sseFrame(null, chunk({ content: 'done' }, 'stop')));
         return void res.end(sseFrame(null, '[DONE]'));
       }
-      res.write(sseFrame(null, chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_9', type: 'function', function: { name: 'read_skill_reference', arguments: '' } }] })));
-      res.write(sseFrame(null, chunk({ tool_calls: [{ index: 0, function: { arguments: '{"skill":"sleep-' } }] })));
-      res.write(sseFrame(null, chunk({ tool_calls: [{ index: 0, function: { arguments: 'hygiene","reference":"a.md"}' } }] })));
+      res.write(
+        sseFrame(
+          null,
+          chunk({
+            role: 'assistant',
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_9',
+                type: 'function',
+                function: { name: 'read_skill_reference', arguments: '' },
+              },
+            ],
+          }),
+        ),
+      );
+      res.write(
+        sseFrame(null, chunk({ tool_calls: [{ index: 0, function: { arguments: '{"skill":"sleep-' } }] })),
+      );
+      res.write(
+        sseFrame(
+          null,
+          chunk({ tool_calls: [{ index: 0, function: { arguments: 'hygiene","reference":"a.md"}' } }] }),
+        ),
+      );
       res.write(sseFrame(null, chunk({}, 'tool_calls')));
       res.end(sseFrame(null, '[DONE]'));
     });
     const p = provider(server);
-    const first = await collect(p.stream(aProviderRequest().asking('sleep?').withTools(readToolSpec).build()));
+    const first = await collect(
+      p.stream(aProviderRequest().asking('sleep?').withTools(readToolSpec).build()),
+    );
     expect(first).toEqual([
-      { type: 'tool_call', call: { id: 'call_9', name: 'read_skill_reference', arguments: { skill: 'sleep-hygiene', reference: 'a.md' } } },
+      {
+        type: 'tool_call',
+        call: {
+          id: 'call_9',
+          name: 'read_skill_reference',
+          arguments: { skill: 'sleep-hygiene', reference: 'a.md' },
+        },
+      },
       { type: 'end', reason: 'tool_calls' },
     ]);
     expect(server.requests[0].body.tools[0]).toEqual({ type: 'function', function: readToolSpec });
@@ -75,12 +111,28 @@ describe('OpenAI-compatible provider against a chat-completions SSE server', () 
       p.stream(
         aProviderRequest()
           .asking('sleep?')
-          .withMessages({ role: 'assistant', content: '', toolCalls: [call] }, { role: 'tool', content: 'doc', toolCallId: 'call_9', toolName: call.name })
+          .withMessages(
+            { role: 'assistant', content: '', toolCalls: [call] },
+            { role: 'tool', content: 'doc', toolCallId: 'call_9', toolName: call.name },
+          )
           .build(),
       ),
     );
     expect(server.requests[1].body.messages.slice(2)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read_skill_reference', arguments: '{"skill":"sleep-hygiene","reference":"a.md"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_9',
+            type: 'function',
+            function: {
+              name: 'read_skill_reference',
+              arguments: '{"skill":"sleep-hygiene","reference":"a.md"}',
+            },
+          },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_9', content: 'doc' },
     ]);
   });
@@ -89,7 +141,9 @@ describe('OpenAI-compatible provider against a chat-completions SSE server', () 
     server = await startWireServer((_req, res) => {
       sseHead(res);
       res.write(sseFrame(null, chunk({ content: 'partial' })));
-      res.end(sseFrame(null, { error: { message: 'upstream overloaded', type: 'server_error', code: null } }));
+      res.end(
+        sseFrame(null, { error: { message: 'upstream overloaded', type: 'server_error', code: null } }),
+      );
     });
     const seen: unknown[] = [];
     const run = async () => {
@@ -102,9 +156,15 @@ describe('OpenAI-compatible provider against a chat-completions SSE server', () 
   it('reports an HTTP error status without echoing the vendor body', async () => {
     server = await startWireServer((_req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'Incorrect API key provided: sk-test', type: 'invalid_request_error' } }));
+      res.end(
+        JSON.stringify({
+          error: { message: 'Incorrect API key provided: sk-test', type: 'invalid_request_error' },
+        }),
+      );
     });
-    const err = await collect(provider(server).stream(aProviderRequest().asking('hi').build())).catch((e: unknown) => e);
+    const err = await collect(provider(server).stream(aProviderRequest().asking('hi').build())).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).upstreamStatus).toBe(401);
     expect((err as ProviderError).message).not.toContain('sk-test');
@@ -122,7 +182,9 @@ describe('OpenAI-compatible provider against a chat-completions SSE server', () 
     const ctrl = new AbortController();
     const seen: unknown[] = [];
     const run = async () => {
-      for await (const e of provider(server!).stream(aProviderRequest().asking('hi').withSignal(ctrl.signal).build())) {
+      for await (const e of provider(server!).stream(
+        aProviderRequest().asking('hi').withSignal(ctrl.signal).build(),
+      )) {
         seen.push(e);
         if (seen.length === 3) ctrl.abort();
       }

@@ -12,7 +12,13 @@ const SEMANTIC_ONLY = "i'm on the top floor of the car park and i don't want to 
 const RULE_HIT = "my dad's face is drooping and he can't lift his arm";
 const BENIGN = 'How do I build a better bedtime routine?';
 const ask = (content: string, earlier: string[] = []) => ({
-  messages: [...earlier.flatMap((c) => [{ role: 'user', content: c }, { role: 'assistant', content: 'ok' }]), { role: 'user', content }],
+  messages: [
+    ...earlier.flatMap((c) => [
+      { role: 'user', content: c },
+      { role: 'assistant', content: 'ok' },
+    ]),
+    { role: 'user', content },
+  ],
   agent_id: 'sleep-coach',
 });
 
@@ -48,12 +54,19 @@ describe.each(vendors)('every chat request is screened before the %s model is ca
   it.each([
     ['a rule hit', RULE_HIT, []],
     ['a semantic-only emergency', SEMANTIC_ONLY, []],
-    ['an emergency completed by an earlier turn', 'and now he is really drowsy and keeps falling asleep', ['we pulled my son out of the pool 20 minutes ago']],
+    [
+      'an emergency completed by an earlier turn',
+      'and now he is really drowsy and keeps falling asleep',
+      ['we pulled my son out of the pool 20 minutes ago'],
+    ],
   ])('%s is refused without a model call', async (_name, content, earlier) => {
     const { frames } = await chat(ctx.app, token, ask(content as string, earlier as string[]));
     expect(names(frames)).toEqual(['message', 'refusal', 'done']);
     expect(frames[0].json).toMatchObject({ provider: 'safety', model: 'red-flag-detector' });
-    expect(frames[1].json).toMatchObject({ reason: 'emergency_red_flag', message: expect.stringMatching(/emergency number/) });
+    expect(frames[1].json).toMatchObject({
+      reason: 'emergency_red_flag',
+      message: expect.stringMatching(/emergency number/),
+    });
     expect(modelCalls()).toBe(0);
   });
 
@@ -93,8 +106,13 @@ describe('a screen that cannot run', () => {
   const provider = new ScriptedProvider(() => ({ events: says('should never be sent') }));
   const token = aUser().inTenant('tenant-screen-broken').token();
   beforeAll(async () => {
-    const broken: TextEmbedder = { warm: async () => undefined, embed: async () => Promise.reject(new Error('encoder crashed')) };
-    ctx = await createChatContext({ overrides: { chatProvider: provider, redFlagScreen: new RedFlagScreen({ embedder: broken }) } });
+    const broken: TextEmbedder = {
+      warm: async () => undefined,
+      embed: async () => Promise.reject(new Error('encoder crashed')),
+    };
+    ctx = await createChatContext({
+      overrides: { chatProvider: provider, redFlagScreen: new RedFlagScreen({ embedder: broken }) },
+    });
   });
   afterAll(() => ctx.close());
 

@@ -27,7 +27,8 @@ beforeAll(async () => {
 describe('the shipped semantic model', () => {
   it('was trained on the current training files (retrain with bench/red-flags/train-semantic.mjs after editing them)', () => {
     const hash = createHash('sha256');
-    for (const f of ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl', 'blind1-spent.jsonl']) hash.update(readFileSync(path.join(RED_FLAG_DATA_DIR, f)));
+    for (const f of ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl', 'blind1-spent.jsonl'])
+      hash.update(readFileSync(path.join(RED_FLAG_DATA_DIR, f)));
     expect(loadSemanticModel().trainedOn).toBe(hash.digest('hex'));
   });
 
@@ -46,9 +47,12 @@ describe('planConversation', () => {
     expect(plan.texts).toHaveLength(3);
     expect(plan.segments[0]).toMatchObject({ text: chatty, kind: 'message' });
     expect(plan.segments[0]!.parts.map((p) => p.index)).toEqual([0, 1, 2]);
-    expect(plan.segments.filter((s) => s.kind === 'sentence').map((s) => s.text).at(-1)).toBe(
-      'Oh and my chest has been crushing for twenty minutes and it is going into my jaw.',
-    );
+    expect(
+      plan.segments
+        .filter((s) => s.kind === 'sentence')
+        .map((s) => s.text)
+        .at(-1),
+    ).toBe('Oh and my chest has been crushing for twenty minutes and it is going into my jaw.');
   });
 
   it('embeds a one-sentence message once, as one text', () => {
@@ -65,27 +69,52 @@ describe('planConversation', () => {
     expect(context.text).toBe(`first\n${earlier}\nnow he is very drowsy`);
     // Each turn weighs the same in the join, however many sentences it has.
     const weightOf = (turn: string) =>
-      context.parts.filter((p) => messageTexts(turn).includes(plan.texts[p.index]!)).reduce((a, p) => a + p.weight, 0);
+      context.parts
+        .filter((p) => messageTexts(turn).includes(plan.texts[p.index]!))
+        .reduce((a, p) => a + p.weight, 0);
     expect(weightOf(earlier)).toBeCloseTo(1);
     expect(weightOf('first')).toBeCloseTo(1);
   });
 
   it('bounds the work for any input: at most 30 texts of at most 600 characters, never throws', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 5000 }), fc.array(fc.string({ maxLength: 2000 }), { maxLength: 6 }), (latest, earlier) => {
-        const plan = planConversation(latest, earlier);
-        expect(plan.texts.length).toBeLessThanOrEqual(30);
-        expect(plan.segments.length).toBeLessThanOrEqual(12);
-        for (const t of plan.texts) expect(t.length).toBeLessThanOrEqual(600);
-        for (const s of plan.segments) for (const p of s.parts) expect(plan.texts[p.index]).toBeDefined();
-        if (!latest.trim()) expect(plan.segments).toEqual([]);
-      }),
+      fc.property(
+        fc.string({ maxLength: 5000 }),
+        fc.array(fc.string({ maxLength: 2000 }), { maxLength: 6 }),
+        (latest, earlier) => {
+          const plan = planConversation(latest, earlier);
+          expect(plan.texts.length).toBeLessThanOrEqual(30);
+          expect(plan.segments.length).toBeLessThanOrEqual(12);
+          for (const t of plan.texts) expect(t.length).toBeLessThanOrEqual(600);
+          for (const s of plan.segments) for (const p of s.parts) expect(plan.texts[p.index]).toBeDefined();
+          if (!latest.trim()) expect(plan.segments).toEqual([]);
+        },
+      ),
     );
   });
 
   it('builds unit segment vectors as the normalised weighted sum of their texts', () => {
-    const plan = { texts: ['a', 'b'], segments: [{ text: 'a b', kind: 'message' as const, parts: [{ index: 0, weight: 1 }, { index: 1, weight: 1 }] }] };
-    const [v] = segmentVectors(plan, [[1, 0], [0, 1]], 2);
+    const plan = {
+      texts: ['a', 'b'],
+      segments: [
+        {
+          text: 'a b',
+          kind: 'message' as const,
+          parts: [
+            { index: 0, weight: 1 },
+            { index: 1, weight: 1 },
+          ],
+        },
+      ],
+    };
+    const [v] = segmentVectors(
+      plan,
+      [
+        [1, 0],
+        [0, 1],
+      ],
+      2,
+    );
     expect(Array.from(v!)).toEqual([expect.closeTo(Math.SQRT1_2, 6), expect.closeTo(Math.SQRT1_2, 6)]);
   });
 
@@ -103,7 +132,10 @@ describe('RedFlagScreen', () => {
     { text: "i'm on the top floor of the car park and i don't want to be here any more", context: [] },
     { text: 'I have been putting my tablets aside for weeks, tonight I will take them all', context: [] },
     { text: 'thank you for everything, this is my goodbye, I will not be here tomorrow', context: [] },
-    { text: 'and now he is really drowsy and keeps falling asleep', context: ['we pulled my son out of the pool 20 minutes ago'] },
+    {
+      text: 'and now he is really drowsy and keeps falling asleep',
+      context: ['we pulled my son out of the pool 20 minutes ago'],
+    },
   ];
 
   it.each(missedByRules)('refuses what the rules miss: $text', async ({ text, context }) => {
@@ -139,14 +171,18 @@ describe('RedFlagScreen', () => {
   });
 
   it('names the category in words in the refusal, with the emergency numbers', async () => {
-    const hit = await screen.screen('thank you for everything, this is my goodbye, I will not be here tomorrow');
+    const hit = await screen.screen(
+      'thank you for everything, this is my goodbye, I will not be here tomorrow',
+    );
     expect(hit?.message).toMatch(/ending your life|hurt yourself/);
     expect(hit?.message).toMatch(/911.*112.*999/);
     expect(hit?.matched).not.toContain('goodbye');
   });
 
   it('never throws on odd input from untyped callers', async () => {
-    await expect(screen.screen(undefined as unknown as string, 'x' as unknown as string[])).resolves.toBeNull();
+    await expect(
+      screen.screen(undefined as unknown as string, 'x' as unknown as string[]),
+    ).resolves.toBeNull();
     await expect(screen.screen('hello', [42, null] as unknown as string[])).resolves.toBeNull();
   });
 
@@ -166,8 +202,14 @@ describe('RedFlagScreen', () => {
     const model = loadSemanticModel();
     const conversations: [string, string[]][] = [
       ['Thanks for the recipes. The soup was great. Oh and my chest is crushing and going into my jaw.', []],
-      ['and now he is really drowsy and keeps falling asleep', ['We had a day out. We pulled my son out of the pool 20 minutes ago.']],
-      ['does a crushing chest pain always mean a heart attack? revising for my nursing finals. Thanks!', ['hi', 'quick question']],
+      [
+        'and now he is really drowsy and keeps falling asleep',
+        ['We had a day out. We pulled my son out of the pool 20 minutes ago.'],
+      ],
+      [
+        'does a crushing chest pain always mean a heart attack? revising for my nursing finals. Thanks!',
+        ['hi', 'quick question'],
+      ],
     ];
     for (const [latest, earlier] of conversations) {
       const plan = planConversation(latest, earlier);
@@ -182,15 +224,20 @@ describe('RedFlagScreen', () => {
 
   it('fails closed when the encoder answers fewer vectors than texts', async () => {
     const short: TextEmbedder = { warm: async () => undefined, embed: async () => [] };
-    await expect(new RedFlagScreen({ embedder: short }).screen('I feel fine. Just a question about sleep.')).rejects.toBeInstanceOf(
-      RedFlagScreenUnavailableError,
-    );
+    await expect(
+      new RedFlagScreen({ embedder: short }).screen('I feel fine. Just a question about sleep.'),
+    ).rejects.toBeInstanceOf(RedFlagScreenUnavailableError);
   });
 
   it('fails closed: when the encoder cannot embed, the request is not let through', async () => {
-    const broken: TextEmbedder = { warm: async () => undefined, embed: async () => Promise.reject(new Error('wasm gone')) };
+    const broken: TextEmbedder = {
+      warm: async () => undefined,
+      embed: async () => Promise.reject(new Error('wasm gone')),
+    };
     const failing = new RedFlagScreen({ embedder: broken });
-    await expect(failing.screen('can you suggest a sleep routine?')).rejects.toBeInstanceOf(RedFlagScreenUnavailableError);
+    await expect(failing.screen('can you suggest a sleep routine?')).rejects.toBeInstanceOf(
+      RedFlagScreenUnavailableError,
+    );
   });
 
   it('starts loading the model when built and reports a load failure through ready', async () => {

@@ -9,7 +9,9 @@ export interface FakeServer {
 }
 
 /** Starts a loopback server answering each path with the given JSON (or hanging when the handler says so). */
-export async function startFakeServer(routes: Record<string, (req: http.IncomingMessage) => unknown | 'hang'>): Promise<FakeServer> {
+export async function startFakeServer(
+  routes: Record<string, (req: http.IncomingMessage) => unknown | 'hang'>,
+): Promise<FakeServer> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const p = (req.url ?? '/').split('?')[0];

@@ -4,7 +4,11 @@ import { randomBytes } from 'node:crypto';
  * A raw multipart/form-data body with one file part, written by hand so the test controls the filename
  * byte for byte (HTTP clients strip `../` from names, which would hide the server's own handling).
  */
-export function multipart(filename: string, bytes: Buffer, opts: { field?: string; contentType?: string } = {}) {
+export function multipart(
+  filename: string,
+  bytes: Buffer,
+  opts: { field?: string; contentType?: string } = {},
+) {
   const boundary = `----care${randomBytes(8).toString('hex')}`;
   const head =
     `--${boundary}\r\n` +

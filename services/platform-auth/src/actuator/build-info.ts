@@ -13,7 +13,10 @@ export interface BuildInfo {
  * Reads `build-info.json` (written next to dist/ by `scripts/write-build-info.mjs` at build time) and the package
  * version; `GIT_COMMIT` from the environment wins over the recorded commit (images built without .git).
  */
-export function loadBuildInfo(gitCommitEnv: string | undefined, distDir = path.join(__dirname, '..')): BuildInfo {
+export function loadBuildInfo(
+  gitCommitEnv: string | undefined,
+  distDir = path.join(__dirname, '..'),
+): BuildInfo {
   const read = (file: string): Record<string, unknown> => {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -29,6 +32,10 @@ export function loadBuildInfo(gitCommitEnv: string | undefined, distDir = path.j
     name: str(pkg.name) ?? '@care/platform-auth',
     version: str(pkg.version) ?? str(recorded.version) ?? '0.0.0',
     time: str(recorded.time),
-    git: { commit: gitCommitEnv || str(git.commit) || 'unknown', branch: str(git.branch), time: str(git.time) },
+    git: {
+      commit: gitCommitEnv || str(git.commit) || 'unknown',
+      branch: str(git.branch),
+      time: str(git.time),
+    },
   };
 }

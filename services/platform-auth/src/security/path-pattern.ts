@@ -16,7 +16,8 @@ export function compilePattern(source: string): PathPattern {
   const open = segments[segments.length - 1] === '**';
   if (open) segments.pop();
   for (const s of segments) {
-    if (s === '' || s === '**' || (s.includes('*') && s !== '*')) throw new Error(`Unsupported path pattern: ${source}`);
+    if (s === '' || s === '**' || (s.includes('*') && s !== '*'))
+      throw new Error(`Unsupported path pattern: ${source}`);
   }
   const literals = segments.filter((s) => s !== '*').length;
   const stars = segments.length - literals;
@@ -26,12 +27,14 @@ export function compilePattern(source: string): PathPattern {
 /** Whether a canonical path (see canonicalizePath) matches the pattern; `/a/**` also matches `/a`. */
 export function matchesPattern(pattern: PathPattern, canonicalPath: string): boolean {
   const parts = canonicalPath === '/' ? [] : canonicalPath.slice(1).split('/');
-  if (pattern.open ? parts.length < pattern.segments.length : parts.length !== pattern.segments.length) return false;
+  if (pattern.open ? parts.length < pattern.segments.length : parts.length !== pattern.segments.length)
+    return false;
   return pattern.segments.every((s, i) => s === '*' || s === parts[i]);
 }
 
 /** Orders patterns by specificity: negative when `a` is more specific than `b`. */
 export function compareSpecificity(a: PathPattern, b: PathPattern): number {
-  for (let i = 0; i < 3; i++) if (a.specificity[i] !== b.specificity[i]) return b.specificity[i] - a.specificity[i];
+  for (let i = 0; i < 3; i++)
+    if (a.specificity[i] !== b.specificity[i]) return b.specificity[i] - a.specificity[i];
   return 0;
 }

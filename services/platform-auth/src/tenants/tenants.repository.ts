@@ -32,7 +32,12 @@ export async function ensureTenant(tx: Tx, id: string, name: string, now: Date):
 }
 
 /** Renames a tenant. */
-export async function updateTenant(tx: Tx, id: string, name: string, now: Date): Promise<TenantRecord | undefined> {
+export async function updateTenant(
+  tx: Tx,
+  id: string,
+  name: string,
+  now: Date,
+): Promise<TenantRecord | undefined> {
   const [row] = await tx.update(tenants).set({ name, updatedAt: now }).where(eq(tenants.id, id)).returning();
   return row;
 }

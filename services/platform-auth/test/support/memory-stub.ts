@@ -27,13 +27,26 @@ export async function startMemoryStub() {
     let data = '';
     req.on('data', (c) => (data += c));
     req.on('end', () => {
-      calls.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: data ? JSON.parse(data) : undefined });
+      calls.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: data ? JSON.parse(data) : undefined,
+      });
       const isWrite = req.method === 'POST' && /^\/api\/v1\/memory\/remember(\/batch)?$/.test(req.url ?? '');
-      const write = !isWrite ? undefined : state.lostWhen?.(calls[calls.length - 1]!.body) ? { delayMs: 60_000 } : state.writes.shift();
+      const write = !isWrite
+        ? undefined
+        : state.lostWhen?.(calls[calls.length - 1]!.body)
+          ? { delayMs: 60_000 }
+          : state.writes.shift();
       const answer = () => {
         if (res.destroyed) return;
         res.writeHead(write?.status ?? state.status, { 'content-type': 'application/json' });
-        res.end(req.url === '/api/v1/memory/recall' && state.recall !== undefined ? JSON.stringify(state.recall) : '{}');
+        res.end(
+          req.url === '/api/v1/memory/recall' && state.recall !== undefined
+            ? JSON.stringify(state.recall)
+            : '{}',
+        );
       };
       if (write?.delayMs) setTimeout(answer, write.delayMs).unref();
       else answer();

@@ -14,12 +14,17 @@ export interface OidcProvider {
 }
 
 // RFC 6749 2.3.1: client id and secret are form-urlencoded before the Basic encoding (ids here contain | and #).
-const basic = (clientId: string) => Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(`${clientId}-secret`)}`).toString('base64');
+const basic = (clientId: string) =>
+  Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(`${clientId}-secret`)}`).toString(
+    'base64',
+  );
 
 /** Starts the provider script in a child process (oidc-provider is ESM-only; jest runs CommonJS). */
 export async function startOidcProvider(): Promise<OidcProvider> {
   // Its development warnings (in-memory adapter, Node version) are kept out of the test output unless it fails.
-  const child: ChildProcess = fork(path.join(__dirname, 'oidc-server.mjs'), [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child: ChildProcess = fork(path.join(__dirname, 'oidc-server.mjs'), [], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   let output = '';
   child.stdout?.on('data', (c) => (output += c));
   child.stderr?.on('data', (c) => (output += c));
@@ -45,8 +50,15 @@ export async function startOidcProvider(): Promise<OidcProvider> {
     async token(clientId, opts = {}) {
       const res = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic(clientId)}` },
-        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'api', resource: opts.es ? 'https://es.care.test' : 'https://api.care.test' }),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${basic(clientId)}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'api',
+          resource: opts.es ? 'https://es.care.test' : 'https://api.care.test',
+        }),
       });
       const body = (await res.json()) as { access_token?: string };
       if (!body.access_token) throw new Error(`token request failed: ${res.status} ${JSON.stringify(body)}`);

@@ -18,8 +18,18 @@ const CLAIMS = {
   'waad:00000003-0000-0000-c000-000000000000#x': { tenantId: 'acme', roles: ['TENANT_ADMIN'] },
 };
 
-const rsaKey = () => ({ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: `rsa-${randomUUID()}`, alg: 'RS256', use: 'sig' });
-const ecKey = { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: `ec-${randomUUID()}`, alg: 'ES256', use: 'sig' };
+const rsaKey = () => ({
+  ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+  kid: `rsa-${randomUUID()}`,
+  alg: 'RS256',
+  use: 'sig',
+});
+const ecKey = {
+  ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
+  kid: `ec-${randomUUID()}`,
+  alg: 'ES256',
+  use: 'sig',
+};
 
 let keys = [rsaKey(), ecKey];
 let jwksHits = 0;
@@ -28,7 +38,13 @@ let issuer;
 
 function build() {
   const provider = new Provider(issuer, {
-    clients: Object.keys(CLAIMS).map((id) => ({ client_id: id, client_secret: `${id}-secret`, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] })),
+    clients: Object.keys(CLAIMS).map((id) => ({
+      client_id: id,
+      client_secret: `${id}-secret`,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+    })),
     jwks: { keys },
     features: {
       devInteractions: { enabled: false },

@@ -43,7 +43,13 @@ export async function freePort(): Promise<number> {
 export function startService(name: string, port: number, env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: path.join(repo, 'services', name),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -76,12 +82,23 @@ export type ClusterEnv = Partial<Record<'auth' | 'consult' | 'memory', Record<st
  * either the extra environment or a function of the three services' URLs (for settings that name another
  * service, such as the console's platform-auth URL or platform-auth's allowed browser origins).
  */
-export async function startCluster(extra: ClusterEnv | ((urls: { auth: string; consult: string; memory: string }) => ClusterEnv) = {}): Promise<Cluster> {
+export async function startCluster(
+  extra: ClusterEnv | ((urls: { auth: string; consult: string; memory: string }) => ClusterEnv) = {},
+): Promise<Cluster> {
   const [pa, pc, pm] = await Promise.all([freePort(), freePort(), freePort()]);
   const url = (port: number) => `http://127.0.0.1:${port}`;
-  const extraEnv = typeof extra === 'function' ? extra({ auth: url(pa), consult: url(pc), memory: url(pm) }) : extra;
-  const secrets = { jwt: randomBytes(48).toString('base64url'), relay: randomBytes(48).toString('base64url'), memoryKey: randomBytes(32).toString('base64url') };
-  const admin = { email: 'admin@clinic.test', password: `Adm1n-${randomBytes(9).toString('base64url')}`, tenantId: 'platform' };
+  const extraEnv =
+    typeof extra === 'function' ? extra({ auth: url(pa), consult: url(pc), memory: url(pm) }) : extra;
+  const secrets = {
+    jwt: randomBytes(48).toString('base64url'),
+    relay: randomBytes(48).toString('base64url'),
+    memoryKey: randomBytes(32).toString('base64url'),
+  };
+  const admin = {
+    email: 'admin@clinic.test',
+    password: `Adm1n-${randomBytes(9).toString('base64url')}`,
+    tenantId: 'platform',
+  };
   const base = { APP_PROFILES_ACTIVE: 'dev', DATABASE_URI: 'pglite://memory', JWT_SECRET: secrets.jwt };
   // As scripts/start-all.mjs does: memory requires a key, and both callers send it.
   const memory = startService('memory', pm, { ...base, API_KEY: secrets.memoryKey, ...extraEnv.memory });
@@ -170,7 +187,8 @@ export async function readSse(res: Response): Promise<SseFrame[]> {
       else if (field === 'data') data.push(value);
       else if (field === 'id') frame.id = value;
     }
-    if (frame.event || data.length) frames.push({ event: frame.event ?? 'message', data: data.join('\n'), id: frame.id });
+    if (frame.event || data.length)
+      frames.push({ event: frame.event ?? 'message', data: data.join('\n'), id: frame.id });
   }
   return frames;
 }

@@ -4,13 +4,15 @@ import { words } from './text';
 
 // Words that say nothing about which specialist fits ("how do I ...", "my ... is ...").
 const STOP_WORDS = new Set(
-  ('a an and are as at be been but by can could do does did doing for from had has have having how i i\'m im if in ' +
-    'into is it its it\'s me my myself of on or our ours she he him her his so that the their them then there these ' +
+  (
+    "a an and are as at be been but by can could do does did doing for from had has have having how i i'm im if in " +
+    "into is it its it's me my myself of on or our ours she he him her his so that the their them then there these " +
     'they this those to was we were what whats when where which who why will with would you your yours about should ' +
     'just also am any some than too very more most really like get got getting go going know want need help please ' +
-    'thing things one ok okay hi hello thanks thank lot bit still now even ever much many dont don\'t cant can\'t ' +
-    'wont won\'t im ive i\'ve id i\'d been being all every each other again back up down out off over only own same ' +
-    'tell say said make made let us will shall may might must yes no not').split(' '),
+    "thing things one ok okay hi hello thanks thank lot bit still now even ever much many dont don't cant can't " +
+    "wont won't im ive i've id i'd been being all every each other again back up down out off over only own same " +
+    'tell say said make made let us will shall may might must yes no not'
+  ).split(' '),
 );
 
 /** Porter2 stems of the content words of `text`; a word shorter than 2 letters or a stop word is dropped. */
@@ -60,7 +62,11 @@ export class LexicalIndex {
     const avg = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) || 1;
     const n = docs.length;
     for (const [term, per] of tf) {
-      const entry = { docs: [] as number[], weights: [] as number[], idf: Math.log(1 + (n - per.size + 0.5) / (per.size + 0.5)) };
+      const entry = {
+        docs: [] as number[],
+        weights: [] as number[],
+        idf: Math.log(1 + (n - per.size + 0.5) / (per.size + 0.5)),
+      };
       for (const [di, f] of per) {
         entry.docs.push(di);
         entry.weights.push((f * (K1 + 1)) / (f + K1 * (1 - B + (B * lengths[di]) / avg)));

@@ -137,7 +137,7 @@ const PHRASES: Record<string, string> = {
   'video appointment': 'telehealth appointments',
   'phone appointment': 'telehealth appointments',
   specialist: 'referral specialist',
-  'referred': 'referral',
+  referred: 'referral',
   'refer me': 'referral',
   'my records': 'medical-records',
   'my notes': 'medical-records',

@@ -70,7 +70,8 @@ export class Bm25Index<TSource> {
       const list = this.postings.get(t);
       const df = list ? list.length / 2 : 0;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (const doc of this.headings.get(t) ?? []) scores.set(doc, (scores.get(doc) ?? 0) + this.headingWeight * idf);
+      for (const doc of this.headings.get(t) ?? [])
+        scores.set(doc, (scores.get(doc) ?? 0) + this.headingWeight * idf);
       if (!list) continue;
       for (let i = 0; i < list.length; i += 2) {
         const doc = list[i];
@@ -109,7 +110,11 @@ export function splitPassages(markdown: string): MarkdownPassage[] {
     }
     if (!text.length) continue;
     // Source files are hard-wrapped: continuation lines rejoin their sentence, list items keep their own line.
-    const joined = text.reduce((acc, line, i) => (i === 0 ? line : /^([-*+]|\d+[.)]|\|)\s/.test(line) ? `${acc}\n${line}` : `${acc} ${line}`), '');
+    const joined = text.reduce(
+      (acc, line, i) =>
+        i === 0 ? line : /^([-*+]|\d+[.)]|\|)\s/.test(line) ? `${acc}\n${line}` : `${acc} ${line}`,
+      '',
+    );
     const prev = out[out.length - 1];
     // "Call emergency services for:" belongs with the list under it: one passage, so it is quoted whole.
     if (prev && prev.heading === heading && prev.text.endsWith(':')) prev.text += `\n${joined}`;

@@ -1,4 +1,8 @@
-import type { ProviderMessage, ProviderRequest, ProviderToolSpec } from '../../../src/providers/provider.types';
+import type {
+  ProviderMessage,
+  ProviderRequest,
+  ProviderToolSpec,
+} from '../../../src/providers/provider.types';
 
 /** The read tool as offered to a model. */
 export const readToolSpec: ProviderToolSpec = {

@@ -8,7 +8,11 @@ import { SHIPPED_WORKSPACE } from './chat-app';
 
 /** The real catalog over the shipped workspace, adapted as the chat engine sees it. */
 export async function shippedChatCatalog(): Promise<ChatCatalog> {
-  const logger = createLogger({ name: 'test', level: 'warn', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+  const logger = createLogger({
+    name: 'test',
+    level: 'warn',
+    destination: new Writable({ write: (_c, _e, cb) => cb() }),
+  });
   const store = new CatalogStore({ root: SHIPPED_WORKSPACE, logger });
   await store.load();
   return chatCatalogFrom(new CatalogService(store), () => store.snapshot().activeAgents);

@@ -10,12 +10,15 @@ export const WORKSPACE = path.join(__dirname, '..', '..', '..', 'workspace');
  * engine tests run on the real skill documents without depending on the catalog's loader.
  */
 export function fsSkillLibrary(root = WORKSPACE): SkillLibrary {
-  const skillFile = (id: string) => readFile(path.join(root, 'skills', id, 'SKILL.md'), 'utf8').catch(() => undefined);
+  const skillFile = (id: string) =>
+    readFile(path.join(root, 'skills', id, 'SKILL.md'), 'utf8').catch(() => undefined);
   return {
     async listReferences(ids) {
       const out: SkillReference[] = [];
       for (const skill of ids) {
-        const files = await readdir(path.join(root, 'skills', skill, 'references')).catch(() => [] as string[]);
+        const files = await readdir(path.join(root, 'skills', skill, 'references')).catch(
+          () => [] as string[],
+        );
         for (const reference of files.filter((f) => f.endsWith('.md')).sort()) {
           const text = await readFile(path.join(root, 'skills', skill, 'references', reference), 'utf8');
           out.push({ skill, reference, title: /^#\s+(.+)$/m.exec(text)?.[1] ?? reference });
@@ -25,13 +28,19 @@ export function fsSkillLibrary(root = WORKSPACE): SkillLibrary {
     },
     async readReference(skill, reference) {
       if (reference.includes('/') || reference.includes('..')) return undefined;
-      return readFile(path.join(root, 'skills', skill, 'references', reference), 'utf8').catch(() => undefined);
+      return readFile(path.join(root, 'skills', skill, 'references', reference), 'utf8').catch(
+        () => undefined,
+      );
     },
     async readSkill(id) {
       const text = await skillFile(id);
       if (!text) return undefined;
       const description = /^description:\s*(.+)$/m.exec(text)?.[1] ?? '';
-      return { description, body: text.replace(/^---[\s\S]*?\n---\n/, ''), clinical: /clinical:\s*true/.test(text) };
+      return {
+        description,
+        body: text.replace(/^---[\s\S]*?\n---\n/, ''),
+        clinical: /clinical:\s*true/.test(text),
+      };
     },
   };
 }

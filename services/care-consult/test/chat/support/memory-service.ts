@@ -42,9 +42,18 @@ export async function startMemoryService(): Promise<MemoryServer> {
     const { HashingEmbeddingProvider } = require(path.join(MEMORY_DIST, 'embeddings', 'hashing.provider.js'));
     const { createLogger } = require('@care/service-kit');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const config = loadMemoryConfig({ API_KEY, EMBEDDING_PROVIDER: 'hashing', DATABASE_URI: 'pglite://memory', LOG_LEVEL: 'warn' });
+    const config = loadMemoryConfig({
+      API_KEY,
+      EMBEDDING_PROVIDER: 'hashing',
+      DATABASE_URI: 'pglite://memory',
+      LOG_LEVEL: 'warn',
+    });
     const database = await openMemoryDatabase({ uri: 'pglite://memory' });
-    const logger = createLogger({ name: 'memory-test', level: 'warn', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+    const logger = createLogger({
+      name: 'memory-test',
+      level: 'warn',
+      destination: new Writable({ write: (_c, _e, cb) => cb() }),
+    });
     const app = createApp({ config, logger, database, embeddings: new HashingEmbeddingProvider() });
     const { server, url } = await listen(app);
     return {
@@ -57,7 +66,9 @@ export async function startMemoryService(): Promise<MemoryServer> {
       },
     };
   }
-  console.warn('services/memory/dist is not built: chat memory tests use a stand-in memory server (build @care/memory for the real one)');
+  console.warn(
+    'services/memory/dist is not built: chat memory tests use a stand-in memory server (build @care/memory for the real one)',
+  );
   const store = new Map<string, Array<{ id: string; text: string; tags: string[] }>>();
   const { server, url } = await listen((req, res) => {
     let raw = '';
@@ -77,7 +88,15 @@ export async function startMemoryService(): Promise<MemoryServer> {
       if (req.url === '/api/v1/memory/recall') {
         const words = new Set(String(body.query).toLowerCase().split(/\W+/));
         const tagsAny: string[] | undefined = body.filter?.tagsAny;
-        const results = list.filter((m) => !tagsAny || m.tags.some((t) => tagsAny.includes(t))).filter((m) => m.text.toLowerCase().split(/\W+/).some((w) => w.length > 3 && words.has(w))).map((m) => ({ ...m, score: 1 }));
+        const results = list
+          .filter((m) => !tagsAny || m.tags.some((t) => tagsAny.includes(t)))
+          .filter((m) =>
+            m.text
+              .toLowerCase()
+              .split(/\W+/)
+              .some((w) => w.length > 3 && words.has(w)),
+          )
+          .map((m) => ({ ...m, score: 1 }));
         return void res.end(JSON.stringify({ results }));
       }
       res.writeHead(404).end('{}');

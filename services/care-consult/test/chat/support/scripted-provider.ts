@@ -31,7 +31,8 @@ export class ScriptedProvider implements ChatProvider {
     if (turn.gate) await Promise.race([turn.gate, aborted(request.signal)]);
     for (const event of turn.events) {
       if (request.signal.aborted) throw abortErr();
-      if (turn.delayMs) await Promise.race([new Promise((r) => setTimeout(r, turn.delayMs)), aborted(request.signal)]);
+      if (turn.delayMs)
+        await Promise.race([new Promise((r) => setTimeout(r, turn.delayMs)), aborted(request.signal)]);
       if (request.signal.aborted) throw abortErr();
       yield event;
     }
@@ -44,10 +45,15 @@ function abortErr(): Error {
 }
 
 function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  return new Promise((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 }
 
 /** Text events for each word of `text`, then `end: stop`. */
 export function says(text: string): ProviderEvent[] {
-  return [...(text.match(/\S+\s*/g) ?? []).map((t): ProviderEvent => ({ type: 'text', text: t })), { type: 'end', reason: 'stop' }];
+  return [
+    ...(text.match(/\S+\s*/g) ?? []).map((t): ProviderEvent => ({ type: 'text', text: t })),
+    { type: 'end', reason: 'stop' },
+  ];
 }

@@ -16,7 +16,9 @@ interface SseParser {
 }
 
 /** The console's own SSE parser (public/console/sse-parser.js), loaded as the browser would run it. */
-export function loadConsoleSseParser(): (onEvent: (f: { event: string; data: string; id: string | null }) => void) => SseParser {
+export function loadConsoleSseParser(): (
+  onEvent: (f: { event: string; data: string; id: string | null }) => void,
+) => SseParser {
   const file = path.join(__dirname, '..', '..', '..', 'public', 'console', 'sse-parser.js');
   const sandbox: { globalThis?: unknown; CareSse?: { createSseParser: any } } = {};
   sandbox.globalThis = sandbox;
@@ -29,7 +31,9 @@ const createParser = loadConsoleSseParser();
 /** Parses a whole SSE body into frames (via the console's parser, so the page and the server agree). */
 export function parseSse(body: string): Frame[] {
   const frames: Frame[] = [];
-  const parser = createParser((f) => frames.push({ ...f, json: f.data === '[DONE]' ? f.data : JSON.parse(f.data) }));
+  const parser = createParser((f) =>
+    frames.push({ ...f, json: f.data === '[DONE]' ? f.data : JSON.parse(f.data) }),
+  );
   parser.push(body);
   parser.end();
   return frames;

@@ -10,7 +10,11 @@ export interface RecordedRequest {
 }
 
 /** Writes a scripted response; `closed` tells whether the client went away. */
-export type WireHandler = (req: RecordedRequest, res: http.ServerResponse, state: { closed: () => boolean }) => Promise<void> | void;
+export type WireHandler = (
+  req: RecordedRequest,
+  res: http.ServerResponse,
+  state: { closed: () => boolean },
+) => Promise<void> | void;
 
 /** A local HTTP server speaking a vendor's wire format from a script, recording what it was sent. */
 export interface WireServer {
