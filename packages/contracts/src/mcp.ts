@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import type { RouteDoc } from './openapi';
+import { Problem, PROBLEM_CONTENT_TYPE } from './problem';
 
 // The Model Context Protocol endpoints (`POST /mcp`, ADR 0015) as the OpenAPI documents describe them: the
 // body is a JSON-RPC 2.0 message (the MCP SDK validates the rest); tool arguments and results are described by
@@ -98,3 +100,33 @@ export const ConsultResult = Type.Object({
   ]),
   error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
 });
+
+/**
+ * `GET` and `DELETE /mcp` as both MCP servers document them: not offered (stateless Streamable HTTP keeps no server
+ * stream and no session, ADR 0015), 405 with `Allow: POST`.
+ */
+export function mcpNotOfferedRouteDocs(tag: string): RouteDoc[] {
+  const refused = {
+    '405': {
+      description: 'Method not allowed (Allow: POST)',
+      schema: Problem,
+      contentType: PROBLEM_CONTENT_TYPE,
+    },
+  };
+  return [
+    {
+      method: 'get',
+      path: '/mcp',
+      tags: [tag],
+      summary: 'Not offered (stateless MCP: no server stream)',
+      responses: refused,
+    },
+    {
+      method: 'delete',
+      path: '/mcp',
+      tags: [tag],
+      summary: 'Not offered (stateless MCP: no session)',
+      responses: refused,
+    },
+  ];
+}

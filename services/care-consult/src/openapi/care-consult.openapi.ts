@@ -13,7 +13,7 @@ import {
   HealthResponse,
   JsonRpcMessage,
   JsonRpcResponse,
-  Problem,
+  mcpNotOfferedRouteDocs,
   ModelsResponse,
   RelayTicketIssued,
   RelayTicketRequest,
@@ -238,32 +238,7 @@ function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
         '202': { description: 'Notification accepted (no body)' },
       },
     },
-    {
-      method: 'get',
-      path: '/mcp',
-      tags: ['mcp'],
-      summary: 'Not offered (stateless MCP: no server stream)',
-      responses: {
-        '405': {
-          description: 'Method not allowed (Allow: POST)',
-          schema: Problem,
-          contentType: 'application/problem+json',
-        },
-      },
-    },
-    {
-      method: 'delete',
-      path: '/mcp',
-      tags: ['mcp'],
-      summary: 'Not offered (stateless MCP: no session)',
-      responses: {
-        '405': {
-          description: 'Method not allowed (Allow: POST)',
-          schema: Problem,
-          contentType: 'application/problem+json',
-        },
-      },
-    },
+    ...mcpNotOfferedRouteDocs('mcp'),
     {
       method: 'get',
       path: LIVENESS_PATH,

@@ -6,7 +6,7 @@ import {
   IntrospectRequest,
   JsonRpcMessage,
   JsonRpcResponse,
-  Problem,
+  mcpNotOfferedRouteDocs,
   IntrospectResponse,
   MemoryView,
   PartitionStatus,
@@ -237,32 +237,7 @@ function memoryRoutes(o: MemoryDocOptions): RouteDoc[] {
         '202': { description: 'Notification accepted (no body)' },
       },
     }),
-    {
-      method: 'get',
-      path: '/mcp',
-      tags: ['memory'],
-      summary: 'Not offered (stateless MCP: no server stream)',
-      responses: {
-        '405': {
-          description: 'Method not allowed (Allow: POST)',
-          schema: Problem,
-          contentType: 'application/problem+json',
-        },
-      },
-    },
-    {
-      method: 'delete',
-      path: '/mcp',
-      tags: ['memory'],
-      summary: 'Not offered (stateless MCP: no session)',
-      responses: {
-        '405': {
-          description: 'Method not allowed (Allow: POST)',
-          schema: Problem,
-          contentType: 'application/problem+json',
-        },
-      },
-    },
+    ...mcpNotOfferedRouteDocs('memory'),
     {
       method: 'get',
       path: LIVENESS_PATH,
