@@ -9,7 +9,8 @@
 // --set dev (default): services/care-consult/data/routing/blind-dev.jsonl, tuning allowed.
 // --set spent: data/routing/blind1-spent.jsonl, the first final set; reported once (ADR 0415), now a development set.
 // --set own: bench/routing/own-examples.jsonl, written for this work (not from any blind set).
-// --set final: the frozen data/routing/blind2-final.jsonl. Run it ONCE, when the router is final; never with --misses.
+// --set spent2: data/routing/blind2-spent.jsonl, the second final set; reported once (ADR 0416), now a development set.
+// --set final: the frozen data/routing/blind3-final.jsonl. Run it ONCE, when the router is final; never with --misses.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -42,7 +43,8 @@ const files = {
   dev: path.join(service, 'data/routing/blind-dev.jsonl'),
   own: path.join(here, 'own-examples.jsonl'),
   spent: path.join(service, 'data/routing/blind1-spent.jsonl'),
-  final: path.join(service, 'data/routing/blind2-final.jsonl'),
+  spent2: path.join(service, 'data/routing/blind2-spent.jsonl'),
+  final: path.join(service, 'data/routing/blind3-final.jsonl'),
 };
 if (!files[setName]) throw new Error(`unknown set ${setName}`);
 if (setName === 'final' && showMisses) throw new Error('the final set is scored only: no --misses');
