@@ -22,7 +22,13 @@ const KEYWORDS =
   /stroke|heart attack|chest pain|breathe|anaphyla|bleeding|suicid|kill myself|overdose|pills|sepsis|meningitis|seizure|pregnant|unconscious|not breathing/i;
 const keyword = (text) => KEYWORDS.test(text);
 
-const DEV_SETS = ['blind-dev.jsonl', 'blind1-spent.jsonl', 'blind2-spent.jsonl', 'labelled.jsonl', 'holdout.jsonl'];
+const DEV_SETS = [
+  'blind-dev.jsonl',
+  'blind1-spent.jsonl',
+  'blind2-spent.jsonl',
+  'labelled.jsonl',
+  'holdout.jsonl',
+];
 const FINAL = 'blind3-final.jsonl';
 const args = process.argv.slice(2);
 const picked = args.flatMap((a, i) =>

@@ -1,9 +1,9 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + blind-dev.jsonl + blind1-spent.jsonl (never
-// holdout.jsonl, never blind2-final). Thresholds and the veto level are picked by 5-fold cross-validation over the
-// two blind development sets (each fold scored by a model trained without it); the shipped model is then trained on
-// everything. Writes data/red-flags/semantic-model.json and semantic-exemplars.bin.
+// holdout.jsonl or blind3-final; blind2-spent is spent but not trained on yet, ADR 0412). Thresholds and the veto
+// level are picked by 5-fold cross-validation over the two blind development sets (each fold scored by a model
+// trained without it); the shipped model is then trained on everything. Writes data/red-flags/semantic-model.json and semantic-exemplars.bin.
 // Run after building:  pnpm --filter @care/care-consult run build && node bench/red-flags/train-semantic.mjs
 // Options: --cache FILE keeps vectors between runs while iterating; --hold-out-spent leaves blind1-spent out of
 // training and cross-validation and scores it with the trained model (a held-out check; writes no model).
@@ -155,6 +155,7 @@ async function train(rows) {
     exemplars,
     bytes,
     trainedOn: trainedOnHash(),
+    embedder: encoder.model,
   };
 }
 

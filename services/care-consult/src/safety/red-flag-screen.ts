@@ -7,6 +7,8 @@ import type { RedFlagHit } from './red-flag-types';
 
 /** Turns texts into unit vectors; `@care/sentence-encoder` fits. */
 export interface TextEmbedder {
+  /** Name of the vector space; a model trained in another space is refused. */
+  readonly model?: string;
   warm(): Promise<void>;
   embed(texts: readonly string[]): Promise<number[][]>;
 }
@@ -35,7 +37,7 @@ export interface RedFlagScreenOptions {
  *    encoder's cache answers them.
  * Either stage can refuse; the classifier can overrule a rule hit only when it is sure the message is not an
  * emergency (`vetoBelow`, tuned on the dev set). The model loads when the screen is built ({@link ready}):
- * at start-up, never on a request.
+ * at start-up, never on a request. A model trained on another encoder's vectors is refused.
  */
 export class RedFlagScreen {
   /** Resolves once the sentence encoder is loaded; rejects if it cannot be (start-up must then fail). */
@@ -46,6 +48,10 @@ export class RedFlagScreen {
   constructor(options: RedFlagScreenOptions = {}) {
     this.embedder = options.embedder ?? sharedSentenceEncoder();
     this.model = options.model ?? loadSemanticModel();
+    if (this.model.embedder && this.embedder.model && this.model.embedder !== this.embedder.model)
+      throw new Error(
+        `the red-flag model was trained on ${this.model.embedder} vectors, not ${this.embedder.model}: retrain it`,
+      );
     this.ready = this.embedder.warm();
     // Observed here so an unawaited failure is not an unhandled rejection; callers still see it through ready.
     this.ready.catch(() => undefined);

@@ -44,6 +44,8 @@ export interface SemanticModel {
   exemplars?: Float32Array;
   /** sha256 of the training files, so a test can tell the shipped model is not stale. */
   trainedOn: string;
+  /** The `model` name of the encoder whose vectors it was trained on; the screen refuses to start with another. */
+  embedder?: string;
 }
 
 /** Where the shipped model lives. */

@@ -32,6 +32,19 @@ describe('the shipped semantic model', () => {
     expect(loadSemanticModel().trainedOn).toBe(hash.digest('hex'));
   });
 
+  it('names the encoder it was trained on, and a screen refuses a model from another vector space', () => {
+    const encoder = new SentenceEncoder({ cacheSize: 0 });
+    expect(loadSemanticModel().embedder).toBe(encoder.model);
+    const other: TextEmbedder = {
+      model: 'another-encoder',
+      warm: async () => undefined,
+      embed: async () => [],
+    };
+    expect(() => new RedFlagScreen({ embedder: other })).toThrow(
+      /trained on universal-sentence-encoder-lite-en vectors, not another-encoder/,
+    );
+  });
+
   it('refuses to load a model for other categories', () => {
     const bad = path.join(__dirname, '..', 'fixtures', 'red-flag-model-bad.json');
     expect(() => loadSemanticModel(bad)).toThrow(/malformed/);
