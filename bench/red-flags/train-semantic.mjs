@@ -3,7 +3,8 @@
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + blind-dev.jsonl + blind1-spent.jsonl (never
 // holdout.jsonl or blind3-final; blind2-spent is spent but not trained on yet, ADR 0412). Thresholds and the veto
 // level are picked by 5-fold cross-validation over the two blind development sets (each fold scored by a model
-// trained without it); the shipped model is then trained on everything. Writes data/red-flags/semantic-model.json and semantic-exemplars.bin.
+// trained without it); the shipped model is then trained on everything. Writes data/red-flags/semantic-model.json
+// and semantic-exemplars.bin.
 // Run after building:  pnpm --filter @care/care-consult run build && node bench/red-flags/train-semantic.mjs
 // Options: --cache FILE keeps vectors between runs while iterating; --hold-out-spent leaves blind1-spent out of
 // training and cross-validation and scores it with the trained model (a held-out check; writes no model).

@@ -101,6 +101,12 @@ export const ConsultResult = Type.Object({
   error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
 });
 
+/** The answers of `POST /mcp` as both MCP servers document them: a JSON-RPC response, or 202 for a notification. */
+export const MCP_POST_RESPONSES: RouteDoc['responses'] = {
+  '200': { description: 'JSON-RPC response', schema: JsonRpcResponse },
+  '202': { description: 'Notification accepted (no body)' },
+};
+
 /**
  * `GET` and `DELETE /mcp` as both MCP servers document them: not offered (stateless Streamable HTTP keeps no server
  * stream and no session, ADR 0015), 405 with `Allow: POST`.

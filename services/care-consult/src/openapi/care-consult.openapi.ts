@@ -12,7 +12,7 @@ import {
   ConsoleConfig,
   HealthResponse,
   JsonRpcMessage,
-  JsonRpcResponse,
+  MCP_POST_RESPONSES,
   mcpNotOfferedRouteDocs,
   ModelsResponse,
   RelayTicketIssued,
@@ -233,10 +233,7 @@ function careConsultRoutes(o: CareConsultDocOptions): RouteDoc[] {
       summary: 'Model Context Protocol (Streamable HTTP, stateless): catalog tools and consult (docs/mcp.md)',
       description: 'Bearer token as for /api. Accept must include application/json and text/event-stream.',
       body: JsonRpcMessage,
-      responses: {
-        '200': { description: 'JSON-RPC response', schema: JsonRpcResponse },
-        '202': { description: 'Notification accepted (no body)' },
-      },
+      responses: MCP_POST_RESPONSES,
     },
     ...mcpNotOfferedRouteDocs('mcp'),
     {

@@ -5,7 +5,7 @@ import {
   DocumentIngestResult,
   IntrospectRequest,
   JsonRpcMessage,
-  JsonRpcResponse,
+  MCP_POST_RESPONSES,
   mcpNotOfferedRouteDocs,
   IntrospectResponse,
   MemoryView,
@@ -232,10 +232,7 @@ function memoryRoutes(o: MemoryDocOptions): RouteDoc[] {
       description:
         'Same credentials and partition rules as /api/v1/memory. Accept must include application/json and text/event-stream.',
       body: JsonRpcMessage,
-      responses: {
-        '200': { description: 'JSON-RPC response', schema: JsonRpcResponse },
-        '202': { description: 'Notification accepted (no body)' },
-      },
+      responses: MCP_POST_RESPONSES,
     }),
     ...mcpNotOfferedRouteDocs('memory'),
     {
