@@ -9,8 +9,9 @@
 //     same-run baseline.
 // Usage: node bench/grounding/run.mjs [--sample N] [--final] [--keep DIR | --reuse DIR]
 //   Question sets, all asked after ONE ingestion: a seeded sample of N MedQuAD questions (default 400; 0 = all
-//   3,878) scored on their own QA pair, and bench/grounding/consumer-dev.jsonl; --final also asks
-//   consumer-blind-final.jsonl (run it once, when the code is final; never tune on it).
+//   3,878) scored on their own QA pair, and the development sets bench/grounding/consumer-dev.jsonl and
+//   consumer-spent1.jsonl; --final also asks consumer-blind2-final.jsonl (run it once, when the code is final; never
+//   tune on it; when the file is missing, --final says so and stops).
 //   Ingesting the corpus takes tens of minutes on a busy 2-core machine (the sentence encoder embeds ~12,000
 //   passages), so --keep DIR puts memory's and platform-auth's embedded databases in DIR (with state.json: secrets,
 //   token, document map, ingestion figures) and keeps the services running after the questions (Ctrl-C stops them);
@@ -21,7 +22,7 @@
 // The corpus is read from its path, never copied into the repository.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -42,6 +43,12 @@ const keepDir = option('--keep');
 const reuseDir = option('--reuse');
 const corpusFile = process.env.MEDQUAD_PATH ?? '/work/shared/data/medquad/medquad-dev.jsonl';
 const concurrency = Number(process.env.INGEST_CONCURRENCY ?? 8);
+// The blind set --final asks (run it once, when the code is final; never tune on it). The lead adds it.
+const finalFile = path.join(here, 'consumer-blind2-final.jsonl');
+if (flag('--final') && !existsSync(finalFile)) {
+  console.error(`--final: ${path.relative(root, finalFile)} does not exist (the lead adds it); nothing run`);
+  process.exit(2);
+}
 const readJsonl = (f) =>
   readFileSync(f, 'utf8')
     .split('\n')
@@ -173,14 +180,20 @@ const sets = [
     medquad: true,
   },
   { name: 'consumer-dev.jsonl', questions: asSet(path.join(here, 'consumer-dev.jsonl')) },
+  // consumer-blind-final.jsonl was reported once (ADR 0422) and is spent: a development set now.
+  { name: 'consumer-spent1.jsonl', questions: asSet(path.join(here, 'consumer-spent1.jsonl')) },
   ...(flag('--final')
-    ? [
-        {
-          name: 'consumer-blind-final.jsonl (run once)',
-          questions: asSet(path.join(here, 'consumer-blind-final.jsonl')),
-        },
-      ]
+    ? [{ name: 'consumer-blind2-final.jsonl (run once)', questions: asSet(finalFile) }]
     : []),
+  // Questions the corpus does not answer (pets, cars, money, home): the chat must say it found nothing, not cite.
+  {
+    name: 'off-topic.jsonl',
+    questions: readJsonl(path.join(here, 'off-topic.jsonl')).map((q) => ({
+      question: q.question,
+      relevant: [],
+    })),
+    offTopic: true,
+  },
 ];
 
 let all = [];
@@ -349,6 +362,7 @@ console.log(
 for (const set of sets) {
   if (set.medquad) set.questions = medquadOf(inKb);
   const before = set.medquad ? sampleSize || corpus.length : set.questions.length;
+  if (set.offTopic) continue;
   set.questions = set.questions.filter((q) => q.relevant.some((r) => state.known.has(r.key)));
   if (partial)
     set.name += ` (${set.questions.length} of ${before} have a relevant document in the KB; only those asked)`;
@@ -392,6 +406,11 @@ for (const set of sets) {
     const refs = q.relevant.filter((r) => r.grade === 2).map((r) => answerOf.get(r.key) ?? '');
     const said = norm(answer);
     if (refs.some((ref) => sentencesOf(ref).some((s) => said.includes(s)))) rows.sentence++;
+    if (set.offTopic) {
+      if (process.env.DEBUG_BENCH && kbSources.length)
+        process.stderr.write(`off-topic cited: ${q.question}\n  ${kbSources[0].title}\n`);
+      continue;
+    }
     if (process.env.DEBUG_BENCH)
       process.stderr.write(
         `${q.question}\n  first=${first} want=${[...grade.keys()].slice(0, 3)} ${said.slice(0, 200)}\n`,
@@ -420,6 +439,12 @@ for (const set of sets) {
   }
   const n = set.questions.length;
   const f = (x) => (x / n).toFixed(3);
+  if (set.offTopic) {
+    console.log(
+      `\n### ${set.name}: ${n} questions the corpus does not answer; the chat cites a KB passage in ${f(rows.cited)} of them (should be 0)`,
+    );
+    continue;
+  }
   console.log(
     `\n### ${set.name}: ${n} questions; load average ${os
       .loadavg()
