@@ -104,7 +104,7 @@ function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
 /**
  * Searches the tenant's knowledge base for the question (the memory service's recall filtered to `kb`, ADR 0310),
  * framed as a `search_knowledge_base` tool pair; failures are reported in `tool_end` and leave the turn without
- * knowledge-base sources. Returns the passages that clear the floor, best first.
+ * knowledge-base sources. Returns the best passages down to the first that misses the floor, best first.
  */
 export async function searchKnowledgeBase(
   client: MemoryClient,
@@ -126,10 +126,13 @@ export async function searchKnowledgeBase(
         { signal: ctx.signal },
       )
     ).filter((m) => m.tags?.includes('kb'));
-    // Best first by the re-ranked score, which also becomes the source's score (the order of the numbering).
-    hits = rankPassages(query, recalled)
-      .filter((m) => relevantPassage(query, m))
-      .slice(0, KB_MAX_SOURCES)
+    // Best first by the re-ranked score, which also becomes the source's score (the order of the numbering). The
+    // passages quoted are the top of that ranking, down to the first that misses the floor (ADR 0423): when the best
+    // passage is not relevant, one further down sharing a word of its title with the question is not either.
+    const ranked = rankPassages(query, recalled);
+    const misses = ranked.findIndex((m) => !relevantPassage(query, m));
+    hits = ranked
+      .slice(0, Math.min(KB_MAX_SOURCES, misses < 0 ? ranked.length : misses))
       .map(({ rank, titleMatch: _t, ...m }) => ({ ...m, score: rank }));
   } catch (err) {
     if (ctx.signal.aborted) throw err;

@@ -67,6 +67,21 @@ describe('knowledge-base floor', () => {
     expect(hits).toEqual([]);
   });
 
+  it('quotes the top of the ranking down to the first passage that misses the floor, never one further down', async () => {
+    const question = 'What documents do I need to renew my passport for a child?';
+    const { hits } = await search(question, [
+      passage(4, 'What is the risk for my pet for Rabies ?', 'Rabies is a deadly virus.', 0.55),
+      passage(5, 'What I need to know about Diarrhea', 'Diarrhea is loose, watery stools.', 0.47),
+    ]);
+    expect(hits).toEqual([]);
+    const both = await search('my 8 year old is dyslexic, what is it?', [
+      DYSLEXIA,
+      passage(6, 'What are the treatments for Dyslexia ?', 'Reading programmes.', 0.49),
+      passage(7, 'What is (are) Autism ?', 'A developmental disability.', 0.48),
+    ]);
+    expect(both.hits.map((h) => h.id)).toEqual(['kb:doc-1:0', 'kb:doc-6:0']);
+  });
+
   it('still quotes a passage above the upper floor with no title word in common', () => {
     expect(
       relevantPassage('Is there a jab so I do not get it?', {
