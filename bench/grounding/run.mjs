@@ -3,7 +3,8 @@
 // tests/integration does), ingests the MedQuAD development corpus through platform-auth's KB API into one tenant
 // (one KB document per QA pair), then for each question of a question set:
 //   - asks it through POST /api/v1/chat (offline engine) and scores hit@1 (the first citation is a passage of a
-//     relevant QA document) and whether the answer contains a sentence of the grade-2 reference answer;
+//     relevant QA document) and whether the answer contains a sentence of the grade-2 reference answer; each
+//     question is asked by a new user of the tenant, so no question is answered from what an earlier one said;
 //   - searches GET /api/v1/kb/search?limit=10 and scores hit@1 and nDCG@10 over documents;
 //   - runs BM25 (the offline engine's Bm25Index) over the very same passages (platform-auth's chunker) as the
 //     same-run baseline.
@@ -368,6 +369,29 @@ for (const set of sets) {
     set.name += ` (${set.questions.length} of ${before} have a relevant document in the KB; only those asked)`;
 }
 
+// Each chat question is asked by a new person of the tenant: the chat saves what a person tells it and quotes it back
+// later (ADR 0420), so one reader asking every question, run after run on a kept database, would be answered from
+// its own earlier questions instead of the knowledge base.
+const admin = { token: '', at: 0 };
+let readers = 0;
+async function newReader() {
+  if (Date.now() - admin.at > 10 * 60_000) {
+    admin.token = await login(state.auth, state.secrets.admin.email, state.secrets.admin.password);
+    admin.at = Date.now();
+  }
+  const reader = {
+    email: `reader-${process.pid}-${Date.now()}-${readers++}@medquad.test`,
+    password: user.password,
+  };
+  const created = await call(`${state.auth}/api/v1/users`, {
+    method: 'POST',
+    token: admin.token,
+    body: JSON.stringify({ ...reader, roles: ['USER'], tenantId: state.tenant }),
+  });
+  if (!created.ok) throw new Error(`user: ${created.status} ${await created.text()}`);
+  return login(state.auth, reader.email, reader.password);
+}
+
 for (const set of sets) {
   const rows = {
     chatHit: 0,
@@ -384,10 +408,11 @@ for (const set of sets) {
   for (const q of set.questions) {
     const grade = new Map(q.relevant.map((r) => [r.key, r.grade]));
     const ideal = [...grade.values()];
+    const asker = await newReader();
     const t0 = performance.now();
     const res = await call(`${state.auth}/api/v1/chat`, {
       method: 'POST',
-      token: true,
+      token: asker,
       body: JSON.stringify({ messages: [{ role: 'user', content: q.question }] }),
     });
     const frames = await readSse(res);
