@@ -3,14 +3,16 @@
 // tests/integration does), ingests the MedQuAD development corpus through platform-auth's KB API into one tenant
 // (one KB document per QA pair), then for each question of a question set:
 //   - asks it through POST /api/v1/chat (offline engine) and scores hit@1 (the first citation is a passage of a
-//     relevant QA document) and whether the answer contains a sentence of the grade-2 reference answer;
+//     relevant QA document) and whether the answer contains a sentence of the grade-2 reference answer; each
+//     question is asked by a new user of the tenant, so no question is answered from what an earlier one said;
 //   - searches GET /api/v1/kb/search?limit=10 and scores hit@1 and nDCG@10 over documents;
 //   - runs BM25 (the offline engine's Bm25Index) over the very same passages (platform-auth's chunker) as the
 //     same-run baseline.
 // Usage: node bench/grounding/run.mjs [--sample N] [--final] [--keep DIR | --reuse DIR]
 //   Question sets, all asked after ONE ingestion: a seeded sample of N MedQuAD questions (default 400; 0 = all
-//   3,878) scored on their own QA pair, and bench/grounding/consumer-dev.jsonl; --final also asks
-//   consumer-blind-final.jsonl (run it once, when the code is final; never tune on it).
+//   3,878) scored on their own QA pair, and the development sets bench/grounding/consumer-dev.jsonl and
+//   consumer-spent1.jsonl; --final also asks consumer-blind2-final.jsonl (run it once, when the code is final; never
+//   tune on it; when the file is missing, --final says so and stops).
 //   Ingesting the corpus takes tens of minutes on a busy 2-core machine (the sentence encoder embeds ~12,000
 //   passages), so --keep DIR puts memory's and platform-auth's embedded databases in DIR (with state.json: secrets,
 //   token, document map, ingestion figures) and keeps the services running after the questions (Ctrl-C stops them);
@@ -21,7 +23,7 @@
 // The corpus is read from its path, never copied into the repository.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -42,6 +44,12 @@ const keepDir = option('--keep');
 const reuseDir = option('--reuse');
 const corpusFile = process.env.MEDQUAD_PATH ?? '/work/shared/data/medquad/medquad-dev.jsonl';
 const concurrency = Number(process.env.INGEST_CONCURRENCY ?? 8);
+// The blind set --final asks (run it once, when the code is final; never tune on it). The lead adds it.
+const finalFile = path.join(here, 'consumer-blind2-final.jsonl');
+if (flag('--final') && !existsSync(finalFile)) {
+  console.error(`--final: ${path.relative(root, finalFile)} does not exist (the lead adds it); nothing run`);
+  process.exit(2);
+}
 const readJsonl = (f) =>
   readFileSync(f, 'utf8')
     .split('\n')
@@ -173,14 +181,20 @@ const sets = [
     medquad: true,
   },
   { name: 'consumer-dev.jsonl', questions: asSet(path.join(here, 'consumer-dev.jsonl')) },
+  // consumer-blind-final.jsonl was reported once (ADR 0422) and is spent: a development set now.
+  { name: 'consumer-spent1.jsonl', questions: asSet(path.join(here, 'consumer-spent1.jsonl')) },
   ...(flag('--final')
-    ? [
-        {
-          name: 'consumer-blind-final.jsonl (run once)',
-          questions: asSet(path.join(here, 'consumer-blind-final.jsonl')),
-        },
-      ]
+    ? [{ name: 'consumer-blind2-final.jsonl (run once)', questions: asSet(finalFile) }]
     : []),
+  // Questions the corpus does not answer (pets, cars, money, home): the chat must say it found nothing, not cite.
+  {
+    name: 'off-topic.jsonl',
+    questions: readJsonl(path.join(here, 'off-topic.jsonl')).map((q) => ({
+      question: q.question,
+      relevant: [],
+    })),
+    offTopic: true,
+  },
 ];
 
 let all = [];
@@ -349,9 +363,33 @@ console.log(
 for (const set of sets) {
   if (set.medquad) set.questions = medquadOf(inKb);
   const before = set.medquad ? sampleSize || corpus.length : set.questions.length;
+  if (set.offTopic) continue;
   set.questions = set.questions.filter((q) => q.relevant.some((r) => state.known.has(r.key)));
   if (partial)
     set.name += ` (${set.questions.length} of ${before} have a relevant document in the KB; only those asked)`;
+}
+
+// Each chat question is asked by a new person of the tenant: the chat saves what a person tells it and quotes it back
+// later (ADR 0420), so one reader asking every question, run after run on a kept database, would be answered from
+// its own earlier questions instead of the knowledge base.
+const admin = { token: '', at: 0 };
+let readers = 0;
+async function newReader() {
+  if (Date.now() - admin.at > 10 * 60_000) {
+    admin.token = await login(state.auth, state.secrets.admin.email, state.secrets.admin.password);
+    admin.at = Date.now();
+  }
+  const reader = {
+    email: `reader-${process.pid}-${Date.now()}-${readers++}@medquad.test`,
+    password: user.password,
+  };
+  const created = await call(`${state.auth}/api/v1/users`, {
+    method: 'POST',
+    token: admin.token,
+    body: JSON.stringify({ ...reader, roles: ['USER'], tenantId: state.tenant }),
+  });
+  if (!created.ok) throw new Error(`user: ${created.status} ${await created.text()}`);
+  return login(state.auth, reader.email, reader.password);
 }
 
 for (const set of sets) {
@@ -370,10 +408,11 @@ for (const set of sets) {
   for (const q of set.questions) {
     const grade = new Map(q.relevant.map((r) => [r.key, r.grade]));
     const ideal = [...grade.values()];
+    const asker = await newReader();
     const t0 = performance.now();
     const res = await call(`${state.auth}/api/v1/chat`, {
       method: 'POST',
-      token: true,
+      token: asker,
       body: JSON.stringify({ messages: [{ role: 'user', content: q.question }] }),
     });
     const frames = await readSse(res);
@@ -392,6 +431,11 @@ for (const set of sets) {
     const refs = q.relevant.filter((r) => r.grade === 2).map((r) => answerOf.get(r.key) ?? '');
     const said = norm(answer);
     if (refs.some((ref) => sentencesOf(ref).some((s) => said.includes(s)))) rows.sentence++;
+    if (set.offTopic) {
+      if (process.env.DEBUG_BENCH && kbSources.length)
+        process.stderr.write(`off-topic cited: ${q.question}\n  ${kbSources[0].title}\n`);
+      continue;
+    }
     if (process.env.DEBUG_BENCH)
       process.stderr.write(
         `${q.question}\n  first=${first} want=${[...grade.keys()].slice(0, 3)} ${said.slice(0, 200)}\n`,
@@ -420,6 +464,12 @@ for (const set of sets) {
   }
   const n = set.questions.length;
   const f = (x) => (x / n).toFixed(3);
+  if (set.offTopic) {
+    console.log(
+      `\n### ${set.name}: ${n} questions the corpus does not answer; the chat cites a KB passage in ${f(rows.cited)} of them (should be 0)`,
+    );
+    continue;
+  }
   console.log(
     `\n### ${set.name}: ${n} questions; load average ${os
       .loadavg()

@@ -2,7 +2,7 @@
 // about the question, as numbered sources an answer cites. The memory service does the retrieval (both searches,
 // filtered on the server); this module applies the relevance floor and numbers what is left.
 import { performance } from 'node:perf_hooks';
-import { candidatesFor, rankPassages } from '@care/passage-rank';
+import { candidatesFor, passageTitle, rankPassages } from '@care/passage-rank';
 import { tokenize } from '../providers/builtin/retrieval';
 import type { GroundingSource } from '../providers/provider.types';
 import type { MemoryClient, RecalledMemory } from '@care/clients';
@@ -13,17 +13,34 @@ import type { EmitFn } from './chat-events';
 const KB_SEARCH_STEP = 'search_knowledge_base';
 
 /**
- * The floor for knowledge-base passages (ADR 0422). A passage is used when its re-ranked score (recall's fused score
- * plus the title's match to the question, @care/passage-rank) reaches `rank`, or when it holds `coverage` of the
- * question's distinct content words (short, precise questions, whatever the embedding provider). Below it nothing
- * is quoted and the answer says nothing was found. `rank` is calibrated on the builtin sentence encoder with
- * MedQuAD, consumer-dev and off-topic questions (their best unrelated passage scores up to ~0.56).
+ * The floor for knowledge-base passages (ADRs 0422, 0423). A passage is used when its re-ranked score (recall's
+ * fused score plus the title's match to the question, @care/passage-rank) reaches `rank`; when it reaches the lower
+ * `titled` and its document title names something the question names (a content word, or one of five letters or
+ * more sharing its first five: "dyslexic" names "Dyslexia", "diarrhoea" "Diarrhea"); or when it holds `coverage`
+ * of the question's distinct content words (short, precise questions, whatever the embedding provider). Below it
+ * nothing is quoted and the answer says nothing was found. Calibrated on the builtin sentence encoder: `rank` above
+ * the best unrelated passage of off-topic questions (~0.56, ADR 0422); `titled` just above the best passage of 30
+ * off-topic questions whose title shares a word with the question (0.45; bench/grounding/off-topic.jsonl).
  */
-const KB_FLOOR = { rank: 0.58, coverage: 0.6 } as const;
+const KB_FLOOR = { rank: 0.58, titled: 0.46, coverage: 0.6 } as const;
+
+/** Letters two words must share at the start to count as naming the same thing in {@link titleNamesQuestion}. */
+const SAME_WORD_PREFIX = 5;
+
+/**
+ * True when the document title of a remembered passage (`<title>\n\n<passage>`) shares a content word with the
+ * question, words of five letters or more compared on their first five (spellings and derived forms).
+ */
+export function titleNamesQuestion(question: string, text: string): boolean {
+  const key = (w: string) => (w.length >= SAME_WORD_PREFIX ? w.slice(0, SAME_WORD_PREFIX) : w);
+  const asked = new Set(tokenize(question).map(key));
+  return tokenize(passageTitle(text)).some((w) => asked.has(key(w)));
+}
 
 /** True when a re-ranked knowledge-base passage clears {@link KB_FLOOR}. */
-function relevantPassage(question: string, m: { text: string; rank: number }): boolean {
-  return m.rank >= KB_FLOOR.rank || coverage(question, m.text) >= KB_FLOOR.coverage;
+export function relevantPassage(question: string, m: { text: string; rank: number }): boolean {
+  if (m.rank >= KB_FLOOR.rank || coverage(question, m.text) >= KB_FLOOR.coverage) return true;
+  return m.rank >= KB_FLOOR.titled && titleNamesQuestion(question, m.text);
 }
 
 /**
@@ -87,7 +104,7 @@ function memorySource(m: RecalledMemory): Omit<GroundingSource, 'n'> {
 /**
  * Searches the tenant's knowledge base for the question (the memory service's recall filtered to `kb`, ADR 0310),
  * framed as a `search_knowledge_base` tool pair; failures are reported in `tool_end` and leave the turn without
- * knowledge-base sources. Returns the passages that clear the floor, best first.
+ * knowledge-base sources. Returns the best passages down to the first that misses the floor, best first.
  */
 export async function searchKnowledgeBase(
   client: MemoryClient,
@@ -109,10 +126,13 @@ export async function searchKnowledgeBase(
         { signal: ctx.signal },
       )
     ).filter((m) => m.tags?.includes('kb'));
-    // Best first by the re-ranked score, which also becomes the source's score (the order of the numbering).
-    hits = rankPassages(query, recalled)
-      .filter((m) => relevantPassage(query, m))
-      .slice(0, KB_MAX_SOURCES)
+    // Best first by the re-ranked score, which also becomes the source's score (the order of the numbering). The
+    // passages quoted are the top of that ranking, down to the first that misses the floor (ADR 0423): when the best
+    // passage is not relevant, one further down sharing a word of its title with the question is not either.
+    const ranked = rankPassages(query, recalled);
+    const misses = ranked.findIndex((m) => !relevantPassage(query, m));
+    hits = ranked
+      .slice(0, Math.min(KB_MAX_SOURCES, misses < 0 ? ranked.length : misses))
       .map(({ rank, titleMatch: _t, ...m }) => ({ ...m, score: rank }));
   } catch (err) {
     if (ctx.signal.aborted) throw err;
