@@ -70,11 +70,238 @@ export function rankPassages<T extends { text: string; score?: number }>(
   passages: readonly T[],
   titleWeight = TITLE_WEIGHT,
 ): Array<Ranked<T>> {
-  return passages
+  const ranked = passages
     .map((p, i) => {
       const match = titleMatch(question, passageTitle(p.text));
       return { p: { ...p, rank: (p.score ?? 0) + titleWeight * match, titleMatch: match }, i };
     })
     .sort((a, b) => b.p.rank - a.p.rank || a.i - b.i)
     .map((x) => x.p);
+  return promoteAsked(question, ranked);
+}
+
+/**
+ * What people ask about a condition (ADR 0424), each with lay and formal phrasings written from general usage, not
+ * from any benchmark's questions. A question and a document title are matched on these, e.g. "can tablets sort it
+ * out" and "Treatment options for ..." both ask about treatment.
+ */
+const ASPECTS: Record<string, readonly string[]> = {
+  treatment: [
+    'treat',
+    'treated',
+    'treating',
+    'treatment',
+    'therapy',
+    'therapies',
+    'cure',
+    'cured',
+    'curable',
+    'medicine',
+    'medication',
+    'tablet',
+    'pill',
+    'drug',
+    'surgery',
+    'operation',
+    'operate',
+    'remedy',
+    'remedies',
+    'manage',
+    'management',
+    'relieve',
+    'relief',
+    'get rid of',
+    'take out',
+    'taken out',
+    'have it out',
+    'have them out',
+    'removed',
+    'remove',
+    'options',
+    'what else is there',
+    'what can be done',
+    'anything i can do',
+    'what can i do',
+    'what can we do',
+    'help',
+    'fix',
+    'what to do',
+  ],
+  symptoms: [
+    'symptom',
+    'sign',
+    'feel like',
+    'look like',
+    'how do i know if',
+    'how can i tell',
+    'how can we tell',
+    'notice',
+    'normal',
+  ],
+  causes: [
+    'cause',
+    'caused',
+    'why do',
+    'why does',
+    'why did',
+    'why would',
+    'why am i',
+    'reason',
+    'what makes',
+    'trigger',
+    'from the',
+    'how did i get',
+    'come from',
+  ],
+  diagnosis: [
+    'diagnose',
+    'diagnosis',
+    'test',
+    'tests',
+    'testing',
+    'tested',
+    'screening',
+    'screen',
+    'scan',
+    'exam',
+    'examination',
+    'check for',
+    'checked',
+    'find out if',
+    'detect',
+  ],
+  prevention: [
+    'prevent',
+    'prevention',
+    'avoid',
+    'stop it',
+    'stop them',
+    'stop getting',
+    'stop her getting',
+    'stop him getting',
+    "so i don't get",
+    'so i dont get',
+    'protect',
+    'vaccine',
+    'vaccination',
+    'jab',
+    'shot',
+    'reduce the risk',
+    'lower the risk',
+    'keep from getting',
+  ],
+  outlook: [
+    'outlook',
+    'prognosis',
+    'go away',
+    'how long',
+    'recover',
+    'recovery',
+    'life expectancy',
+    'survive',
+    'survival',
+    'fatal',
+    'die',
+    'get better',
+    'get worse',
+    'permanent',
+    'for life',
+    'for good',
+    'ever stop',
+    'back to normal',
+    'outcome',
+    'damage',
+  ],
+  risk: ['risk', 'at risk', 'who gets', 'more likely', 'chance', 'susceptible'],
+  diet: [
+    'eat',
+    'eating',
+    'food',
+    'foods',
+    'diet',
+    'nutrition',
+    'drink',
+    'drinking',
+    'meal',
+    'meals',
+    'cut out',
+    'cutting out',
+    'give up',
+  ],
+  contagion: [
+    'contagious',
+    'catch',
+    'catching',
+    'spread',
+    'spreading',
+    'infectious',
+    'transmit',
+    'transmitted',
+    'pass it on',
+    'pass it to',
+    'give it to',
+  ],
+  inheritance: [
+    'inherit',
+    'inherited',
+    'hereditary',
+    'genetic',
+    'gene',
+    'genes',
+    'run in the family',
+    'runs in the family',
+    'runs in families',
+    'family history',
+  ],
+  frequency: ['how common', 'how many people', 'prevalence', 'how often'],
+  complications: ['complication', 'lead to', 'turn into', 'damage'],
+};
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const ASPECT_RE: ReadonlyArray<[string, RegExp]> = Object.entries(ASPECTS).map(([aspect, phrases]) => [
+  aspect,
+  new RegExp(`\\b(?:${phrases.map(escapeRe).join('|')})s?\\b`, 'i'),
+]);
+/** The single words of the aspect phrasings, left out of a title's subject. */
+const ASPECT_WORDS = new Set(
+  Object.values(ASPECTS).flatMap((phrases) => phrases.flatMap((p) => tokenize(p))),
+);
+
+/** The aspects (treatment, symptoms, outlook, ...) a text asks about or a title answers. */
+export function aspectsOf(text: string): Set<string> {
+  const plain = text.replace(/[\u2018\u2019]/g, "'");
+  return new Set(ASPECT_RE.filter(([, re]) => re.test(plain)).map(([aspect]) => aspect));
+}
+
+/** A title's subject: its content words without the aspect words ("What are the treatments for Gout ?" -> "gout"). */
+export function titleSubject(title: string): string {
+  return [...new Set(tokenize(title).filter((w) => !ASPECT_WORDS.has(w)))].sort().join(' ');
+}
+
+/** How far below the top a passage of the same subject may score and still be promoted for its aspect. */
+const ASPECT_MARGIN = 0.1;
+
+/**
+ * When the top passage's title answers none of the aspects the question asks about, the best passage within
+ * {@link ASPECT_MARGIN} of it whose title has the same subject and answers one of them takes the top place and the
+ * top's score (ADR 0424): the ranking found the right subject, the title says which of its passages answers.
+ */
+function promoteAsked<T extends { text: string; rank: number }>(question: string, ranked: T[]): T[] {
+  const top = ranked[0];
+  const asked = aspectsOf(question);
+  if (!top || !asked.size) return ranked;
+  const answers = (m: T): boolean => [...aspectsOf(passageTitle(m.text))].some((a) => asked.has(a));
+  if (answers(top)) return ranked;
+  const subject = titleSubject(passageTitle(top.text));
+  if (!subject) return ranked;
+  const at = ranked.findIndex(
+    (m, i) =>
+      i > 0 &&
+      m.rank >= top.rank - ASPECT_MARGIN &&
+      titleSubject(passageTitle(m.text)) === subject &&
+      answers(m),
+  );
+  if (at < 0) return ranked;
+  const promoted = { ...ranked[at], rank: top.rank };
+  return [promoted, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }

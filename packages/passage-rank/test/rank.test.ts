@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { candidatesFor, passageTitle, rankPassages, titleMatch, tokenize } from '../src';
+import {
+  aspectsOf,
+  candidatesFor,
+  passageTitle,
+  rankPassages,
+  titleMatch,
+  titleSubject,
+  tokenize,
+} from '../src';
 
 describe('passage re-ranking by title', () => {
   it('puts the passage whose title asks the question first, over a better-scored passage of a sibling document', () => {
@@ -54,5 +62,49 @@ describe('passage re-ranking by title', () => {
           expect(ranked[i - 1].rank).toBeGreaterThanOrEqual(ranked[i].rank);
       }),
     );
+  });
+});
+
+describe('passage re-ranking by the aspect asked (ADR 0424)', () => {
+  const gallstones = [
+    {
+      id: 'symptoms',
+      text: 'What are the symptoms of Gallstones ?\n\nMany people have no symptoms.',
+      score: 0.6,
+    },
+    { id: 'other-treatment', text: 'Treating kidney stones\n\nDrink more water.', score: 0.58 },
+    { id: 'diagnosis', text: 'How to diagnose Gallstones ?\n\nAn ultrasound shows them.', score: 0.56 },
+    {
+      id: 'treatment',
+      text: 'What are the treatments for Gallstones ?\n\nSurgery removes the gallbladder.',
+      score: 0.52,
+    },
+  ];
+
+  it("promotes the top subject's passage whose title answers the aspect asked, with the top's score", () => {
+    // 'other-treatment' answers the aspect and scores higher, but its subject is another.
+    const q = "they found gallstones but they don't hurt. should I have them out?";
+    const ranked = rankPassages(q, gallstones);
+    expect(ranked.map((r) => r.id).slice(0, 2)).toEqual(['treatment', 'symptoms']);
+    expect(ranked).toHaveLength(4);
+    expect(ranked[0].rank).toBe(ranked[1].rank);
+  });
+
+  it('leaves the ranking alone when the question names no aspect, the top answers it, or the match is too far down', () => {
+    const order = (q: string, ps = gallstones) => rankPassages(q, ps).map((r) => r.id);
+    expect(order('gallstones')[0]).toBe('symptoms');
+    expect(order('gallstones: what are the signs?')[0]).toBe('symptoms');
+    const far = gallstones.map((p) => (p.id === 'treatment' ? { ...p, score: 0.4 } : p));
+    expect(order('gallstones, should I have them out?', far)[0]).toBe('symptoms');
+  });
+
+  it('reads lay phrasings as aspects and a title without them as its subject', () => {
+    expect([...aspectsOf('can tablets sort it out or do they operate?')]).toEqual(['treatment']);
+    expect([...aspectsOf('is it catching?')]).toEqual(['contagion']);
+    expect([...aspectsOf('will it ever go away?')]).toEqual(['outlook']);
+    expect([...aspectsOf('what should I eat?')]).toEqual(['diet']);
+    expect([...aspectsOf('Gallstones')]).toEqual([]);
+    expect(titleSubject('What are the treatments for Gallstones ?')).toBe('gallstone');
+    expect(titleSubject('How to diagnose Gallstones ?')).toBe('gallstone');
   });
 });
