@@ -25,6 +25,14 @@ export function stems(text: string): string[] {
   return out;
 }
 
+/** A text's stems after synonym expansion, each once: its own words weigh 1, the expansions 0.8. */
+export function queryTerms(text: string): Map<string, number> {
+  const terms = new Map<string, number>();
+  for (const s of stems(text)) terms.set(s, 1);
+  for (const s of stems(expandSynonyms(text).join(' '))) if (!terms.has(s)) terms.set(s, 0.8);
+  return terms;
+}
+
 /** A document of the lexical index: one agent's fields with their boosts. */
 export interface LexicalDoc {
   id: string;
@@ -77,10 +85,7 @@ export class LexicalIndex {
 
   /** The query's stems after synonym expansion (each counted once), as the index sees them. */
   queryTerms(text: string): Map<string, number> {
-    const terms = new Map<string, number>();
-    for (const s of stems(text)) terms.set(s, 1);
-    for (const s of stems(expandSynonyms(text).join(' '))) if (!terms.has(s)) terms.set(s, 0.8);
-    return terms;
+    return queryTerms(text);
   }
 
   /** Scores every document (0 when nothing matches), in index order. */
