@@ -20,6 +20,7 @@ import { SET_FILES, dist, serviceRequire, shippedCatalog, silentLogger } from '.
 
 const { AgentRouter, agentProfileTexts } = dist('chat/agent-router.js');
 const { learnedScorer, routingModelHash, wordBag, ROUTING_MODEL_PATH } = dist('chat/routing/learned.js');
+const { queryTerms } = dist('chat/routing/lexical.js');
 const { sharedSentenceEncoder } = serviceRequire('@care/sentence-encoder');
 
 const DRY_RUN = process.argv.includes('--dry-run');
@@ -63,7 +64,11 @@ const catalogVectors = await embedAll(profileTexts.flat());
 const catalogRows = [];
 profileTexts.forEach((texts, i) =>
   texts.forEach((text) =>
-    catalogRows.push({ y: i, v: catalogVectors[catalogRows.length], words: wordBag([{ text, weight: 1 }]) }),
+    catalogRows.push({
+      y: i,
+      v: catalogVectors[catalogRows.length],
+      words: wordBag([{ terms: queryTerms(text), weight: 1 }]),
+    }),
   ),
 );
 
@@ -81,7 +86,7 @@ for (const name of NAMES) {
   sets[name] = [];
   for (const [i, c] of cases.entries()) {
     const scores = await router.scores([c.text]);
-    const words = wordBag([{ text: c.text.trim().slice(-2000), weight: 1 }]);
+    const words = wordBag([{ terms: queryTerms(c.text.trim().slice(-2000)), weight: 1 }]);
     sets[name].push({ ...c, scores, y: classOf.get(c.acceptable[0]), v: vectors[i], words });
   }
 }

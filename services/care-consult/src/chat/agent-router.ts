@@ -7,7 +7,7 @@ import {
   type RoutingModel,
   wordBag,
 } from './routing/learned';
-import { LexicalIndex, stems } from './routing/lexical';
+import { LexicalIndex, queryTerms, stems } from './routing/lexical';
 
 /** What routing needs from a sentence encoder (`@care/sentence-encoder`'s SentenceEncoder fits): unit vectors. */
 export interface RoutingEncoder {
@@ -222,11 +222,13 @@ export class AgentRouter {
       .map((text, i) => ({ text: text.trim().slice(-2000), weight: this.settings.turnWeights[i] }))
       .filter((t) => t.text.trim());
     const semantic = await this.semanticScores(state, turns);
+    // Each turn's words, found once for the lexical side and the learned share.
+    const terms = turns.map((t) => ({ terms: queryTerms(t.text), weight: t.weight }));
     return {
       agents: state.agents,
       meaning: semantic?.scores,
-      lexical: this.lexicalScores(state, turns),
-      learned: semantic && state.learned?.probabilities(semantic.query, wordBag(turns)),
+      lexical: this.lexicalScores(state, terms),
+      learned: semantic && state.learned?.probabilities(semantic.query, wordBag(terms)),
       query: semantic?.query,
       contentWords: new Set(turns.flatMap((t) => stems(t.text))).size,
     };
@@ -288,9 +290,12 @@ export class AgentRouter {
     };
   }
 
-  private lexicalScores(state: State, turns: Array<{ text: string; weight: number }>): Float64Array {
+  private lexicalScores(
+    state: State,
+    turns: ReadonlyArray<{ terms: ReadonlyMap<string, number>; weight: number }>,
+  ): Float64Array {
     const raw = new Float64Array(state.profiles.length);
-    for (const t of turns) state.lexical.score(t.text, t.weight, raw);
+    for (const t of turns) state.lexical.scoreTerms(t.terms, t.weight, raw);
     let max = 0;
     for (const v of raw) max = Math.max(max, v);
     if (max <= 0) return raw;

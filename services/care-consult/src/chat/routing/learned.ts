@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { queryTerms } from './lexical';
 
 /**
  * The learned side of routing (ADR 0417): a multinomial logistic regression, one class per agent, over the sentence
@@ -97,13 +96,14 @@ export function learnedScorer(model: RoutingModel, ids: readonly string[]): Lear
 }
 
 /**
- * The word features of recent messages: each turn's stems and phrase expansions (lexical side's weights, 1 and 0.8)
- * times the turn's weight, summed and scaled to unit length. The trainer builds its rows with the same function.
+ * The word features of recent messages: each turn's terms (the lexical side's `queryTerms`: stems 1, phrase
+ * expansions 0.8) times the turn's weight, summed and scaled to unit length. The trainer builds its rows with it.
  */
-export function wordBag(turns: ReadonlyArray<{ text: string; weight: number }>): Map<string, number> {
+export function wordBag(
+  turns: ReadonlyArray<{ terms: ReadonlyMap<string, number>; weight: number }>,
+): Map<string, number> {
   const bag = new Map<string, number>();
-  for (const t of turns)
-    for (const [term, x] of queryTerms(t.text)) bag.set(term, (bag.get(term) ?? 0) + x * t.weight);
+  for (const t of turns) for (const [term, x] of t.terms) bag.set(term, (bag.get(term) ?? 0) + x * t.weight);
   let norm = 0;
   for (const x of bag.values()) norm += x * x;
   norm = Math.sqrt(norm) || 1;

@@ -90,7 +90,16 @@ export class LexicalIndex {
 
   /** Scores every document (0 when nothing matches), in index order. */
   score(text: string, weight = 1, into = new Float64Array(this.ids.length)): Float64Array {
-    for (const [term, w] of this.queryTerms(text)) {
+    return this.scoreTerms(this.queryTerms(text), weight, into);
+  }
+
+  /** {@link score} for a text's terms already found ({@link queryTerms}). */
+  scoreTerms(
+    terms: ReadonlyMap<string, number>,
+    weight = 1,
+    into = new Float64Array(this.ids.length),
+  ): Float64Array {
+    for (const [term, w] of terms) {
       const p = this.postings.get(term);
       if (!p) continue;
       for (let i = 0; i < p.docs.length; i++) into[p.docs[i]] += p.weights[i] * p.idf * w * weight;
