@@ -55,8 +55,8 @@ export interface RouterSettings {
   /** Weights of the latest user message and the ones before it (latest first). */
   turnWeights: readonly number[];
   /**
-   * The learned share (ADR 0417): a classifier over the message vector whose agent probability, times the model's
-   * weight, is added to the combined score when choosing. Defaults to the shipped model; null turns it off.
+   * The learned share (ADR 0417): a classifier over the message's vector and words whose agent probability, times
+   * the model's weight, is added to the combined score when choosing. Defaults to the shipped model; null: off.
    */
   model: RoutingModel | null;
 }
@@ -146,7 +146,9 @@ function dot(a: Float32Array, b: Float32Array): number {
 /**
  * Picks a specialist when the request names none, by meaning: the sentence encoder's vector of the recent user
  * messages against each agent's description, scope (the persona's first section), keywords and example requests (best match per agent), plus a
- * lexical share (BM25 over stemmed words with everyday phrases expanded). Below a confidence floor the
+ * lexical share (BM25 over stemmed words with everyday phrases expanded), plus, when choosing among specialists, a
+ * learned share (a classifier over the message's vector and words trained on labelled requests, ADR 0417; it
+ * applies only to the encoder it was trained on). Below a confidence floor (read without the learned share) the
  * generalist answers and a clarifying question names the closest specialists. Without `allow_clinical`, a
  * non-clinical specialist within a narrow margin of a clinical best one is preferred (a tie-break only: the
  * clinical flag gates an agent's clinical references, not whether it may answer). Emergencies never reach here.
