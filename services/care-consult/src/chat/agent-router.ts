@@ -318,19 +318,28 @@ export class AgentRouter {
     turns.forEach((t, i) => {
       for (let d = 0; d < q.length; d++) q[d] += t.weight * vecs[i][d];
     });
-    const norm = Math.hypot(...q) || 1;
+    let norm = 0;
+    for (let d = 0; d < q.length; d++) norm += q[d] * q[d];
+    norm = Math.sqrt(norm) || 1;
     for (let d = 0; d < q.length; d++) q[d] /= norm;
     const out = new Float64Array(state.profiles.length);
     const k = Math.max(1, this.settings.semanticTopK);
     state.profiles.forEach((p, i) => {
+      const { matrix, count } = this.packed(p);
+      const dim = q.length;
+      let best = -Infinity;
       const sims: number[] = [];
-      for (const text of p.texts) {
-        const v = this.vectors.get(text);
-        if (v) sims.push(dot(q, v));
+      for (let t = 0; t < count; t++) {
+        let sim = 0;
+        for (let d = 0, base = t * dim; d < dim; d++) sim += q[d] * matrix[base + d];
+        if (k === 1) best = Math.max(best, sim);
+        else sims.push(sim);
       }
-      sims.sort((a, b) => b - a);
-      const top = sims.slice(0, k);
-      out[i] = top.length ? top.reduce((a, b) => a + b, 0) / top.length : 0;
+      if (k === 1) out[i] = count ? best : 0;
+      else {
+        const top = sims.sort((a, b) => b - a).slice(0, k);
+        out[i] = top.length ? top.reduce((a, b) => a + b, 0) / top.length : 0;
+      }
       const w = this.settings.centreWeight;
       const centre = w ? this.centre(p) : undefined;
       if (centre) out[i] = (1 - w) * out[i] + w * dot(q, centre);
@@ -339,6 +348,19 @@ export class AgentRouter {
   }
 
   private readonly centres = new WeakMap<Profile, Float32Array>();
+  private readonly matrices = new WeakMap<Profile, { matrix: Float32Array; count: number }>();
+
+  /** An agent's text vectors in one array, row after row (read once per route without map look-ups). */
+  private packed(p: Profile): { matrix: Float32Array; count: number } {
+    let m = this.matrices.get(p);
+    if (m) return m;
+    const rows = p.texts.map((t) => this.vectors.get(t)).filter((v): v is Float32Array => !!v);
+    const dim = rows[0]?.length ?? 0;
+    m = { matrix: new Float32Array(rows.length * dim), count: rows.length };
+    rows.forEach((v, r) => m!.matrix.set(v, r * dim));
+    this.matrices.set(p, m);
+    return m;
+  }
 
   /** Unit mean of an agent's text vectors: where its requests sit as a whole, less swayed by one odd example. */
   private centre(p: Profile): Float32Array | undefined {
