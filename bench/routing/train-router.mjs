@@ -14,8 +14,9 @@
 //   pnpm --filter @care/care-consult run build && node bench/routing/train-router.mjs [--dry-run] [--cache FILE]
 //
 // --dry-run prints the figures and writes no model; --cache FILE keeps message vectors between runs (not committed).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { cachedEmbedder } from '../lib/embed-cache.mjs';
 import { SET_FILES, dist, serviceRequire, shippedCatalog, silentLogger } from './shipped.mjs';
 
 const { AgentRouter, agentProfileTexts } = dist('chat/agent-router.js');
@@ -45,18 +46,8 @@ const agents = catalog.activeAgents();
 const ids = agents.map((a) => a.id);
 const classOf = new Map(ids.map((id, i) => [id, i]));
 
-const cache = new Map(
-  cachePath && existsSync(cachePath) ? Object.entries(JSON.parse(readFileSync(cachePath, 'utf8'))) : [],
-);
-async function embedAll(texts) {
-  const missing = [...new Set(texts.filter((t) => !cache.has(t)))];
-  for (let i = 0; i < missing.length; i += 32) {
-    const vectors = await encoder.embed(missing.slice(i, i + 32));
-    vectors.forEach((v, j) => cache.set(missing[i + j], Array.from(v)));
-  }
-  if (cachePath && missing.length) writeFileSync(cachePath, JSON.stringify(Object.fromEntries(cache)));
-  return texts.map((t) => Float64Array.from(cache.get(t)));
-}
+const embedVectors = cachedEmbedder(encoder, cachePath);
+const embedAll = async (texts) => (await embedVectors(texts)).map((v) => Float64Array.from(v));
 
 // Catalog rows: every agent's profile texts, labelled with the agent.
 const profileTexts = agents.map((a) => agentProfileTexts(a));
