@@ -9,10 +9,11 @@
 // Options: --cache FILE keeps vectors between runs while iterating; --hold-out-spent leaves blind1-spent out of
 // training and cross-validation and scores it with the trained model (a held-out check; writes no model).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachedEmbedder } from '../lib/embed-cache.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -49,18 +50,7 @@ const classIndex = new Map(classes.map((c, i) => [c, i]));
 // --cache FILE keeps vectors between runs while iterating (never committed).
 const cacheArg = process.argv.indexOf('--cache');
 const cachePath = cacheArg >= 0 ? process.argv[cacheArg + 1] : undefined;
-const cache = new Map(
-  cachePath && existsSync(cachePath) ? Object.entries(JSON.parse(readFileSync(cachePath, 'utf8'))) : [],
-);
-async function embedAll(texts) {
-  const missing = [...new Set(texts.filter((t) => !cache.has(t)))];
-  for (let i = 0; i < missing.length; i += 32) {
-    const vectors = await encoder.embed(missing.slice(i, i + 32));
-    vectors.forEach((v, j) => cache.set(missing[i + j], v));
-  }
-  if (cachePath && missing.length > 0) writeFileSync(cachePath, JSON.stringify(Object.fromEntries(cache)));
-  return texts.map((t) => cache.get(t));
-}
+const embedAll = cachedEmbedder(encoder, cachePath);
 
 // The segment vectors of a case, exactly as the screen builds them (planConversation + segmentVectors).
 async function caseSegments(c) {

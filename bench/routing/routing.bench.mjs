@@ -4,33 +4,25 @@
 // Prints accuracy per topic (a route is right when the chosen agent is one of the message's acceptable agents)
 // and p50/p99 routing time per message (new router: embedding of the message included, cache cleared).
 //
-//   pnpm --filter @care/care-consult build && node bench/routing/routing.bench.mjs [--set dev|spent|own|final] [--misses]
+//   pnpm --filter @care/care-consult build && node bench/routing/routing.bench.mjs [--set dev|spent|own|final] [--misses] [--no-learned]
 //
 // --set dev (default): services/care-consult/data/routing/blind-dev.jsonl, tuning allowed.
 // --set spent: data/routing/blind1-spent.jsonl, the first final set; reported once (ADR 0415), now a development set.
 // --set own: bench/routing/own-examples.jsonl, written for this work (not from any blind set).
 // --set spent2: data/routing/blind2-spent.jsonl, the second final set; reported once (ADR 0416), now a development set.
 // --set final: the frozen data/routing/blind3-final.jsonl. Run it ONCE, when the router is final; never with --misses.
+// --no-learned: the router without its learned share (ADR 0417), to compare accuracy and time in like conditions.
+// The learned share is trained on dev, spent, spent2 and own (train-router.mjs): on those its accuracy is in-sample.
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { legacyRouteToAgent } from './legacy-router.mjs';
+import { SET_FILES, dist, serviceRequire, shippedCatalog, silentLogger } from './shipped.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const service = path.resolve(here, '../../services/care-consult');
-const require = createRequire(path.join(service, 'package.json'));
-const dist = (p) => require(path.join(service, 'dist', p));
-const { CatalogStore } = dist('catalog/catalog.store.js');
-const { CatalogService } = dist('catalog/catalog.service.js');
-const { chatCatalogFrom } = dist('chat/catalog-adapter.js');
 const { AgentRouter, agentProfileTexts } = dist('chat/agent-router.js');
 const { tokenize } = dist('providers/builtin/retrieval.js');
-const { createLogger } = require('@care/service-kit');
-const { SentenceEncoder, sharedSentenceEncoder } = require('@care/sentence-encoder');
+const { SentenceEncoder, sharedSentenceEncoder } = serviceRequire('@care/sentence-encoder');
 
 const arg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,14 +30,10 @@ const arg = (name) => {
 };
 const setName = arg('set') ?? 'dev';
 const showMisses = process.argv.includes('--misses');
+// Router settings: the shipped ones, or without the learned share.
+const settings = process.argv.includes('--no-learned') ? { model: null } : {};
 const ROUNDS = Number(arg('rounds') ?? 3);
-const files = {
-  dev: path.join(service, 'data/routing/blind-dev.jsonl'),
-  own: path.join(here, 'own-examples.jsonl'),
-  spent: path.join(service, 'data/routing/blind1-spent.jsonl'),
-  spent2: path.join(service, 'data/routing/blind2-spent.jsonl'),
-  final: path.join(service, 'data/routing/blind3-final.jsonl'),
-};
+const files = SET_FILES;
 if (!files[setName]) throw new Error(`unknown set ${setName}`);
 if (setName === 'final' && showMisses) throw new Error('the final set is scored only: no --misses');
 if (!existsSync(files[setName])) {
@@ -140,20 +128,14 @@ const topicOf = (c) => TOPICS.find(([, ids]) => ids.includes(c.best))?.[0] ?? 'o
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-const logger = createLogger({
-  name: 'bench',
-  level: 'error',
-  destination: new Writable({ write: (_c, _e, cb) => cb() }),
-});
-const store = new CatalogStore({ root: path.join(service, 'workspace'), logger });
-await store.load();
-const catalog = chatCatalogFrom(new CatalogService(store), () => store.snapshot().activeAgents);
+const logger = silentLogger('bench');
+const catalog = await shippedCatalog(logger);
 const known = new Set(catalog.activeAgents().map((a) => a.id));
 const unknown = [...new Set(cases.flatMap((c) => c.acceptable))].filter((id) => !known.has(id));
 if (unknown.length) console.log(`note: acceptable ids not in the catalog: ${unknown.join(', ')}`);
 
 const t0 = performance.now();
-const router = new AgentRouter(catalog, sharedSentenceEncoder(), logger);
+const router = new AgentRouter(catalog, sharedSentenceEncoder(), logger, settings);
 await router.ready();
 const readyMs = performance.now() - t0;
 
@@ -167,13 +149,18 @@ const uncached = new SentenceEncoder({ cacheSize: 0 });
 const timedRouter = new AgentRouter(
   catalog,
   {
+    model: uncached.model, // the same vector space: the learned share applies as in the accuracy runs
     embed: (texts) =>
       (texts.every((t) => profileTexts.has(t)) ? sharedSentenceEncoder() : uncached).embed(texts),
   },
   logger,
+  settings,
 );
 await timedRouter.ready();
 await uncached.warm();
+const learnedOn = async (r) => (await r.scores(['a question about my care']))?.learned !== undefined;
+if ((await learnedOn(router)) !== (await learnedOn(timedRouter)))
+  throw new Error('the timed router and the scored router differ in their learned share');
 
 async function evaluate(allowClinical) {
   const rows = [];
@@ -228,10 +215,10 @@ const ok = (r, key) => r.c.acceptable.includes(r[key]);
 const acc = (list, key) => list.filter((r) => ok(r, key)).length;
 
 console.log(
-  `\n### Routing: ${setName} set (${cases.length} messages), shipped workspace (${known.size} active agents)\n`,
+  `\n### Routing: ${setName} set (${cases.length} messages), shipped workspace (${known.size} active agents)${settings.model === null ? ', without the learned share' : ''}\n`,
 );
 console.log(
-  `Router ready (model load + ${router.profileTextCount} agent texts embedded) in ${(readyMs / 1000).toFixed(1)} s; semantic: ${router.semantic}.\n`,
+  `Router ready (model load + ${router.profileTextCount} agent texts embedded) in ${(readyMs / 1000).toFixed(1)} s; semantic: ${router.semantic}; learned share: ${(await learnedOn(router)) ? 'on' : 'off'}.\n`,
 );
 console.log('| topic | messages | old router | new router |');
 console.log('|---|---:|---:|---:|');

@@ -1,10 +1,19 @@
 import type { Logger } from '@care/service-kit';
 import type { ChatAgent, ChatCatalog } from './chat-catalog';
-import { LexicalIndex, stems } from './routing/lexical';
+import {
+  type LearnedScorer,
+  learnedScorer,
+  loadRoutingModel,
+  type RoutingModel,
+  wordBag,
+} from './routing/learned';
+import { LexicalIndex, queryTerms, stems } from './routing/lexical';
 
 /** What routing needs from a sentence encoder (`@care/sentence-encoder`'s SentenceEncoder fits): unit vectors. */
 export interface RoutingEncoder {
   embed(texts: readonly string[]): Promise<number[][]>;
+  /** The encoder's model name; the learned share applies only to the encoder it was trained on. */
+  readonly model?: string;
 }
 
 /** Which agent the router chose, how sure it was, and what it would ask when unsure. */
@@ -12,7 +21,10 @@ export interface RouteDecision {
   agent: ChatAgent;
   /** `meaning`: the best-scoring specialist; `fallback`: below the confidence floor, the generalist answers. */
   via: 'meaning' | 'fallback';
-  /** Combined score of the best specialist (cosine of meaning plus the lexical share), about 0 to 1.3. */
+  /**
+   * Combined score of the chosen specialist (cosine of meaning plus the lexical share), about 0 to 1.3; the
+   * learned share that helped choose it is not included, so the floor means what it did before ADR 0417.
+   */
   confidence: number;
   /** The next best specialists (at most two), best first. */
   alternatives: ChatAgent[];
@@ -42,9 +54,14 @@ export interface RouterSettings {
   centreWeight: number;
   /** Weights of the latest user message and the ones before it (latest first). */
   turnWeights: readonly number[];
+  /**
+   * The learned share (ADR 0417): a classifier over the message's vector and words whose agent probability, times
+   * the model's weight, is added to the combined score when choosing. Defaults to the shipped model; null: off.
+   */
+  model: RoutingModel | null;
 }
 
-const DEFAULT_ROUTER_SETTINGS: RouterSettings = {
+const DEFAULT_ROUTER_SETTINGS: Omit<RouterSettings, 'model'> = {
   floor: 0.5,
   shortFloor: 0.7,
   shortWords: 2,
@@ -56,12 +73,33 @@ const DEFAULT_ROUTER_SETTINGS: RouterSettings = {
   turnWeights: [1, 0.5, 0.25],
 };
 
+let shippedModel: RoutingModel | undefined;
+/** The shipped routing model, read once per process. */
+function shippedRoutingModel(): RoutingModel {
+  return (shippedModel ??= loadRoutingModel());
+}
+
 // Category segments of generalist agents, the safe choice when the question gives too little to go on.
 const GENERALIST = ['care-coordination', 'general', 'health-literacy'];
 const MESSAGE_CACHE = 512;
 // Agent-text vectors per encoder, shared by every router of the process (an app per test, replicas in one
 // process): a text is embedded once however many routers describe agents with it.
 const textVectors = new WeakMap<RoutingEncoder, Map<string, Float32Array>>();
+
+/** Every active agent's scores for a message, in catalog order (see {@link AgentRouter.scores}). */
+export interface AgentScores {
+  agents: readonly ChatAgent[];
+  /** Meaning score per agent (best text mixed with the centre); absent when routing is lexical only. */
+  meaning?: Float64Array;
+  /** Lexical share per agent. */
+  lexical: Float64Array;
+  /** The learned model's probability per agent, when it applies (ADR 0417). */
+  learned?: Float64Array;
+  /** The unit vector of the recent messages, when routing by meaning. */
+  query?: Float32Array;
+  /** Distinct content words of the messages (a short message needs more meaning to route). */
+  contentWords: number;
+}
 
 interface Profile {
   agent: ChatAgent;
@@ -73,6 +111,8 @@ interface State {
   agents: readonly ChatAgent[];
   profiles: Profile[];
   lexical: LexicalIndex;
+  /** The learned share over this catalog's agents, when the model fits the encoder. */
+  learned?: LearnedScorer;
   /** Resolves when every profile text has a vector (or the encoder failed). */
   embedded: Promise<void>;
 }
@@ -106,7 +146,9 @@ function dot(a: Float32Array, b: Float32Array): number {
 /**
  * Picks a specialist when the request names none, by meaning: the sentence encoder's vector of the recent user
  * messages against each agent's description, scope (the persona's first section), keywords and example requests (best match per agent), plus a
- * lexical share (BM25 over stemmed words with everyday phrases expanded). Below a confidence floor the
+ * lexical share (BM25 over stemmed words with everyday phrases expanded), plus, when choosing among specialists, a
+ * learned share (a classifier over the message's vector and words trained on labelled requests, ADR 0417; it
+ * applies only to the encoder it was trained on). Below a confidence floor (read without the learned share) the
  * generalist answers and a clarifying question names the closest specialists. Without `allow_clinical`, a
  * non-clinical specialist within a narrow margin of a clinical best one is preferred (a tie-break only: the
  * clinical flag gates an agent's clinical references, not whether it may answer). Emergencies never reach here.
@@ -128,7 +170,11 @@ export class AgentRouter {
     private readonly logger?: Pick<Logger, 'warn'>,
     settings: Partial<RouterSettings> = {},
   ) {
-    this.settings = { ...DEFAULT_ROUTER_SETTINGS, ...settings };
+    this.settings = {
+      ...DEFAULT_ROUTER_SETTINGS,
+      model: 'model' in settings ? null : shippedRoutingModel(),
+      ...settings,
+    };
     let shared = encoder && textVectors.get(encoder);
     if (encoder && !shared) textVectors.set(encoder, (shared = new Map()));
     this.vectors = shared ?? new Map();
@@ -161,6 +207,15 @@ export class AgentRouter {
     recentUserMessages: readonly string[],
     allowClinical: boolean,
   ): Promise<RouteDecision | undefined> {
+    const scores = await this.scores(recentUserMessages);
+    return scores && this.decideOn(scores, allowClinical);
+  }
+
+  /**
+   * Every active agent's scores for the recent user messages (oldest first), what {@link route} decides on.
+   * Undefined when no agent is active.
+   */
+  async scores(recentUserMessages: readonly string[]): Promise<AgentScores | undefined> {
     const state = this.current();
     if (!state.agents.length) return undefined;
     const turns = recentUserMessages
@@ -169,21 +224,41 @@ export class AgentRouter {
       .map((text, i) => ({ text: text.trim().slice(-2000), weight: this.settings.turnWeights[i] }))
       .filter((t) => t.text.trim());
     const semantic = await this.semanticScores(state, turns);
-    const lexical = this.lexicalScores(state, turns);
-    const scored = state.profiles
-      .map((p, i) => ({
-        agent: p.agent,
-        score: (semantic?.[i] ?? 0) + lexical[i],
-        meaning: semantic?.[i] ?? 0,
-      }))
+    // Each turn's words, found once for the lexical side and the learned share.
+    const terms = turns.map((t) => ({ terms: queryTerms(t.text), weight: t.weight }));
+    return {
+      agents: state.agents,
+      meaning: semantic?.scores,
+      lexical: this.lexicalScores(state, terms),
+      learned: semantic && state.learned?.probabilities(semantic.query, wordBag(terms)),
+      query: semantic?.query,
+      contentWords: new Set(turns.flatMap((t) => stems(t.text))).size,
+    };
+  }
+
+  /**
+   * The decision on given scores. `learned` and `share` default to the scores' learned probabilities and the
+   * model's weight; the trainer (`bench/routing/train-router.mjs`) passes its own to measure a candidate model.
+   */
+  decideOn(
+    scores: AgentScores,
+    allowClinical: boolean,
+    learned: ArrayLike<number> | undefined = scores.learned,
+    share: number = this.settings.model?.weight ?? 0,
+  ): RouteDecision {
+    const scored = scores.agents
+      .map((agent, i) => {
+        const meaning = scores.meaning?.[i] ?? 0;
+        const base = meaning + scores.lexical[i];
+        return { agent, base, meaning, score: base + (learned ? share * learned[i] : 0) };
+      })
       .sort((a, b) => b.score - a.score || (a.agent.id < b.agent.id ? -1 : 1));
-    const contentWords = new Set(turns.flatMap((t) => stems(t.text))).size;
-    return this.decide(state, scored, allowClinical, !!semantic, contentWords);
+    return this.decide(scores.agents, scored, allowClinical, !!scores.meaning, scores.contentWords);
   }
 
   private decide(
-    state: State,
-    scored: Array<{ agent: ChatAgent; score: number; meaning: number }>,
+    agents: readonly ChatAgent[],
+    scored: Array<{ agent: ChatAgent; base: number; score: number; meaning: number }>,
     allowClinical: boolean,
     semantic: boolean,
     contentWords: number,
@@ -198,26 +273,31 @@ export class AgentRouter {
       .slice(0, 2)
       .map((s) => s.agent);
     // Lexical-only routing (no encoder) has no cosine part: any word match with enough words to go on.
+    // The floor reads the combined score without the learned share: the classifier helps choose among
+    // specialists, never decides on its own that a message is topical enough for one.
     const confident = semantic
-      ? best.score >= this.settings.floor &&
+      ? best.base >= this.settings.floor &&
         (contentWords >= this.settings.shortWords || best.meaning >= this.settings.shortFloor)
-      : best.score > 0 && contentWords >= this.settings.shortWords;
-    if (confident) return { agent: best.agent, via: 'meaning', confidence: best.score, alternatives };
-    const generalist = generalistOf(state.agents) ?? best.agent;
+      : best.base > 0 && contentWords >= this.settings.shortWords;
+    if (confident) return { agent: best.agent, via: 'meaning', confidence: best.base, alternatives };
+    const generalist = generalistOf(agents) ?? best.agent;
     const closest = [best.agent, ...alternatives].filter((a) => a !== generalist).slice(0, 2);
     return {
       agent: generalist,
       via: 'fallback',
-      confidence: best.score,
+      confidence: best.base,
       alternatives: closest,
       // Too little meaning to name anyone: ask openly; a short but topical message names the two closest.
-      clarify: clarifyingQuestion(best.score >= this.settings.floor ? closest : []),
+      clarify: clarifyingQuestion(best.base >= this.settings.floor ? closest : []),
     };
   }
 
-  private lexicalScores(state: State, turns: Array<{ text: string; weight: number }>): Float64Array {
+  private lexicalScores(
+    state: State,
+    turns: ReadonlyArray<{ terms: ReadonlyMap<string, number>; weight: number }>,
+  ): Float64Array {
     const raw = new Float64Array(state.profiles.length);
-    for (const t of turns) state.lexical.score(t.text, t.weight, raw);
+    for (const t of turns) state.lexical.scoreTerms(t.terms, t.weight, raw);
     let max = 0;
     for (const v of raw) max = Math.max(max, v);
     if (max <= 0) return raw;
@@ -229,7 +309,7 @@ export class AgentRouter {
   private async semanticScores(
     state: State,
     turns: Array<{ text: string; weight: number }>,
-  ): Promise<Float64Array | undefined> {
+  ): Promise<{ scores: Float64Array; query: Float32Array } | undefined> {
     if (!this.semantic || !turns.length) return undefined;
     await state.embedded;
     const vecs = await this.embedMessages(turns.map((t) => t.text));
@@ -238,27 +318,49 @@ export class AgentRouter {
     turns.forEach((t, i) => {
       for (let d = 0; d < q.length; d++) q[d] += t.weight * vecs[i][d];
     });
-    const norm = Math.hypot(...q) || 1;
+    let norm = 0;
+    for (let d = 0; d < q.length; d++) norm += q[d] * q[d];
+    norm = Math.sqrt(norm) || 1;
     for (let d = 0; d < q.length; d++) q[d] /= norm;
     const out = new Float64Array(state.profiles.length);
     const k = Math.max(1, this.settings.semanticTopK);
     state.profiles.forEach((p, i) => {
+      const { matrix, count } = this.packed(p);
+      const dim = q.length;
+      let best = -Infinity;
       const sims: number[] = [];
-      for (const text of p.texts) {
-        const v = this.vectors.get(text);
-        if (v) sims.push(dot(q, v));
+      for (let t = 0; t < count; t++) {
+        let sim = 0;
+        for (let d = 0, base = t * dim; d < dim; d++) sim += q[d] * matrix[base + d];
+        if (k === 1) best = Math.max(best, sim);
+        else sims.push(sim);
       }
-      sims.sort((a, b) => b - a);
-      const top = sims.slice(0, k);
-      out[i] = top.length ? top.reduce((a, b) => a + b, 0) / top.length : 0;
+      if (k === 1) out[i] = count ? best : 0;
+      else {
+        const top = sims.sort((a, b) => b - a).slice(0, k);
+        out[i] = top.length ? top.reduce((a, b) => a + b, 0) / top.length : 0;
+      }
       const w = this.settings.centreWeight;
       const centre = w ? this.centre(p) : undefined;
       if (centre) out[i] = (1 - w) * out[i] + w * dot(q, centre);
     });
-    return out;
+    return { scores: out, query: q };
   }
 
   private readonly centres = new WeakMap<Profile, Float32Array>();
+  private readonly matrices = new WeakMap<Profile, { matrix: Float32Array; count: number }>();
+
+  /** An agent's text vectors in one array, row after row (read once per route without map look-ups). */
+  private packed(p: Profile): { matrix: Float32Array; count: number } {
+    let m = this.matrices.get(p);
+    if (m) return m;
+    const rows = p.texts.map((t) => this.vectors.get(t)).filter((v): v is Float32Array => !!v);
+    const dim = rows[0]?.length ?? 0;
+    m = { matrix: new Float32Array(rows.length * dim), count: rows.length };
+    rows.forEach((v, r) => m!.matrix.set(v, r * dim));
+    this.matrices.set(p, m);
+    return m;
+  }
 
   /** Unit mean of an agent's text vectors: where its requests sit as a whole, less swayed by one odd example. */
   private centre(p: Profile): Float32Array | undefined {
@@ -321,7 +423,15 @@ export class AgentRouter {
         ],
       })),
     );
-    const state: State = { agents, profiles, lexical, embedded: Promise.resolve() };
+    const model = this.settings.model;
+    const learned =
+      model && this.encoder?.model === model.embedder
+        ? learnedScorer(
+            model,
+            agents.map((a) => a.id),
+          )
+        : undefined;
+    const state: State = { agents, profiles, lexical, learned, embedded: Promise.resolve() };
     state.embedded = this.embedProfiles(profiles);
     this.state = state;
     return state;

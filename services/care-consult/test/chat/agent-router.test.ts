@@ -1,6 +1,15 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
-import { sharedSentenceEncoder } from '@care/sentence-encoder';
+import { SentenceEncoder, sharedSentenceEncoder } from '@care/sentence-encoder';
 import { AgentRouter, agentProfileTexts, agentScope, type RoutingEncoder } from '../../src/chat/agent-router';
+import {
+  ROUTING_MODEL_PATH,
+  loadRoutingModel,
+  routingModelHash,
+  type RoutingModel,
+} from '../../src/chat/routing/learned';
 import type { ChatAgent, ChatCatalog } from '../../src/chat/chat-catalog';
 import { LexicalIndex, stems } from '../../src/chat/routing/lexical';
 import { ageWords, expandSynonyms } from '../../src/chat/routing/synonyms';
@@ -166,23 +175,22 @@ describe('clinical rule and flags', () => {
   });
 });
 
+/** An agent of a toy space: its profile is `"<id>: <id> desk"` and its examples (no scope, no tags). */
+async function toyAgent(id: string, examples: string[]): Promise<ChatAgent> {
+  const base = (await shippedChatCatalog()).agent('sleep-coach')!;
+  return { ...base, id, name: id, description: `${id} desk`, persona: 'No sections.', tags: [], examples };
+}
+
 describe("meaning score: best text mixed with the agent's centre", () => {
   // Two agents in a 3-d toy space, the message along the first axis. Alpha has one example close to the message
   // and its other texts elsewhere; every text of Beta is fairly close. The best text alone picks Alpha (0.8 > 0.75);
   // with the centre mixed in, Beta's steady closeness wins (0.7 x 0.75 + 0.3 x 0.96 > 0.7 x 0.8 + 0.3 x 0.39).
   const s = Math.sqrt(1 - 0.75 ** 2);
   async function toyRouter(settings: { centreWeight?: number } = {}) {
-    const base = (await shippedChatCatalog()).agent('sleep-coach')!;
-    const agent = (id: string, examples: string[]): ChatAgent => ({
-      ...base,
-      id,
-      name: id,
-      description: `${id} desk`,
-      persona: 'No sections.',
-      tags: [],
-      examples,
-    });
-    const agents = [agent('Alpha', ['alpha one', 'alpha two']), agent('Beta', ['beta one', 'beta two'])];
+    const agents = [
+      await toyAgent('Alpha', ['alpha one', 'alpha two']),
+      await toyAgent('Beta', ['beta one', 'beta two']),
+    ];
     const vectors = new Map<string, number[]>();
     const [alpha, beta] = agents.map(agentProfileTexts);
     [
@@ -207,6 +215,112 @@ describe("meaning score: best text mixed with the agent's centre", () => {
       'Alpha',
     );
   });
+});
+
+describe('learned share (ADR 0417)', () => {
+  // Two agents in a 3-d toy space; the message lies along the first axis. Alpha's texts are a little closer
+  // (0.8 against 0.75), so the meaning score alone picks Alpha; a model sure of Beta adds `weight` x p(Beta).
+  const s = Math.sqrt(1 - 0.75 ** 2);
+  async function toyRouter(encoderModel: string, model: RoutingModel | null) {
+    const agents = [await toyAgent('Alpha', []), await toyAgent('Beta', [])];
+    const vectors = new Map<string, number[]>([
+      [agentProfileTexts(agents[0])[0], [0.8, 0.6, 0]],
+      [agentProfileTexts(agents[1])[0], [0.75, s, 0]],
+      ['vague words', [0, 0, 1]],
+    ]);
+    const encoder: RoutingEncoder = {
+      model: encoderModel,
+      embed: async (texts) => texts.map((t) => vectors.get(t) ?? [1, 0, 0]),
+    };
+    const router = new AgentRouter({ activeAgents: () => agents }, encoder, undefined, { model });
+    await router.ready();
+    return router;
+  }
+  const sureOfBeta: RoutingModel = {
+    embedder: 'toy-encoder',
+    dimension: 3,
+    vocabulary: [],
+    agents: ['Beta', 'Alpha'],
+    weights: [
+      [20, 0, 20],
+      [0, 0, 0],
+    ],
+    bias: [0, 0],
+    weight: 0.3,
+    trainedOn: 'test',
+  };
+
+  it("adds the model's probability to the combined score when choosing a specialist", async () => {
+    expect((await (await toyRouter('toy-encoder', null)).route(['quux zork'], false))!.agent.id).toBe(
+      'Alpha',
+    );
+    const decision = (await (await toyRouter('toy-encoder', sureOfBeta)).route(['quux zork'], false))!;
+    expect(decision).toMatchObject({ via: 'meaning', agent: { id: 'Beta' } });
+    // The confidence is still the combined score of meaning and words, without the learned share.
+    expect(decision.confidence).toBeCloseTo(0.75, 2);
+  });
+
+  it("reads the message's words as well as its vector (stems, everyday phrases expanded)", async () => {
+    // No weight on the vector; the stem "zork" and the expansion of "passed away" ("grief") point to Beta.
+    const byWords: RoutingModel = {
+      ...sureOfBeta,
+      vocabulary: ['zork', 'grief'],
+      weights: [
+        [0, 0, 0, 20, 20],
+        [0, 0, 0, 0, 0],
+      ],
+    };
+    const router = await toyRouter('toy-encoder', byWords);
+    expect((await router.route(['quux zorks'], false))!.agent.id).toBe('Beta');
+    expect((await router.route(['my dad passed away'], false))!.agent.id).toBe('Beta');
+    expect((await router.route(['quux quux'], false))!.agent.id).toBe('Alpha');
+  });
+
+  it('gives no learned share to vectors of an encoder the model was not trained on', async () => {
+    const router = await toyRouter('another-encoder', sureOfBeta);
+    expect((await router.scores(['quux zork']))!.learned).toBeUndefined();
+    expect((await router.route(['quux zork'], false))!.agent.id).toBe('Alpha');
+  });
+
+  it('keeps the confidence floor: a sure model does not lift a vague message to a specialist', async () => {
+    const router = await toyRouter('toy-encoder', sureOfBeta);
+    expect((await router.scores(['vague words']))!.learned![1]).toBeGreaterThan(0.99);
+    const decision = (await router.route(['vague words'], false))!;
+    expect(decision.via).toBe('fallback');
+    expect(decision.confidence).toBeLessThan(router.settings.floor);
+  });
+
+  it('refuses a malformed model file', () => {
+    const file = path.join(os.tmpdir(), `router-model-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ ...sureOfBeta, bias: [0] }));
+    expect(() => loadRoutingModel(file)).toThrow(/malformed/);
+    writeFileSync(file, JSON.stringify(sureOfBeta));
+    expect(loadRoutingModel(file).agents).toEqual(['Beta', 'Alpha']);
+  });
+
+  it('ships a model trained on the current catalog and development sets (retrain with bench/routing/train-router.mjs)', async () => {
+    const catalog = await shippedChatCatalog();
+    const service = path.resolve(__dirname, '../..');
+    const sets = [
+      'data/routing/blind-dev.jsonl',
+      'data/routing/blind1-spent.jsonl',
+      'data/routing/blind2-spent.jsonl',
+      '../../bench/routing/own-examples.jsonl',
+    ].map((f) => readFileSync(path.join(service, f)));
+    const agents = catalog.activeAgents().map((a) => ({ id: a.id, texts: agentProfileTexts(a) }));
+    const model = loadRoutingModel(ROUTING_MODEL_PATH);
+    expect(model.trainedOn).toBe(routingModelHash(agents, sets));
+    expect(model.agents).toEqual(agents.map((a) => a.id));
+    expect(model.embedder).toBe(new SentenceEncoder({ cacheSize: 0 }).model);
+  });
+
+  it('applies the shipped model with the shipped encoder', async () => {
+    const router = new AgentRouter(await shippedChatCatalog(), sharedSentenceEncoder());
+    await router.ready();
+    const scores = (await router.scores(['my insurer turned down my claim']))!;
+    expect(scores.learned).toBeDefined();
+    expect([...scores.learned!].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+  }, 120_000);
 });
 
 describe('agent profile', () => {

@@ -25,6 +25,14 @@ export function stems(text: string): string[] {
   return out;
 }
 
+/** A text's stems after synonym expansion, each once: its own words weigh 1, the expansions 0.8. */
+export function queryTerms(text: string): Map<string, number> {
+  const terms = new Map<string, number>();
+  for (const s of stems(text)) terms.set(s, 1);
+  for (const s of stems(expandSynonyms(text).join(' '))) if (!terms.has(s)) terms.set(s, 0.8);
+  return terms;
+}
+
 /** A document of the lexical index: one agent's fields with their boosts. */
 export interface LexicalDoc {
   id: string;
@@ -77,15 +85,21 @@ export class LexicalIndex {
 
   /** The query's stems after synonym expansion (each counted once), as the index sees them. */
   queryTerms(text: string): Map<string, number> {
-    const terms = new Map<string, number>();
-    for (const s of stems(text)) terms.set(s, 1);
-    for (const s of stems(expandSynonyms(text).join(' '))) if (!terms.has(s)) terms.set(s, 0.8);
-    return terms;
+    return queryTerms(text);
   }
 
   /** Scores every document (0 when nothing matches), in index order. */
   score(text: string, weight = 1, into = new Float64Array(this.ids.length)): Float64Array {
-    for (const [term, w] of this.queryTerms(text)) {
+    return this.scoreTerms(this.queryTerms(text), weight, into);
+  }
+
+  /** {@link score} for a text's terms already found ({@link queryTerms}). */
+  scoreTerms(
+    terms: ReadonlyMap<string, number>,
+    weight = 1,
+    into = new Float64Array(this.ids.length),
+  ): Float64Array {
+    for (const [term, w] of terms) {
       const p = this.postings.get(term);
       if (!p) continue;
       for (let i = 0; i < p.docs.length; i++) into[p.docs[i]] += p.weights[i] * p.idf * w * weight;

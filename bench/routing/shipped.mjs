@@ -1,0 +1,37 @@
+// What routing.bench.mjs and train-router.mjs share: the built care-consult service (run its build first), the
+// shipped workspace's catalog as the chat engine sees it, and the labelled routing sets by name.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const service = path.resolve(here, '../../services/care-consult');
+export const serviceRequire = createRequire(path.join(service, 'package.json'));
+/** A module of the built service, by its path under dist/. */
+export const dist = (p) => serviceRequire(path.join(service, 'dist', p));
+
+/** The routing sets: dev, spent and spent2 may be read and trained on; final is the frozen blind set, run once. */
+export const SET_FILES = {
+  dev: path.join(service, 'data/routing/blind-dev.jsonl'),
+  own: path.join(here, 'own-examples.jsonl'),
+  spent: path.join(service, 'data/routing/blind1-spent.jsonl'),
+  spent2: path.join(service, 'data/routing/blind2-spent.jsonl'),
+  final: path.join(service, 'data/routing/blind3-final.jsonl'),
+};
+
+/** A logger that prints nothing (a bench prints its own tables). */
+export function silentLogger(name) {
+  const { createLogger } = serviceRequire('@care/service-kit');
+  return createLogger({ name, level: 'error', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+}
+
+/** The shipped workspace loaded into a catalog store, adapted as the chat engine sees it. */
+export async function shippedCatalog(logger) {
+  const { CatalogStore } = dist('catalog/catalog.store.js');
+  const { CatalogService } = dist('catalog/catalog.service.js');
+  const { chatCatalogFrom } = dist('chat/catalog-adapter.js');
+  const store = new CatalogStore({ root: path.join(service, 'workspace'), logger });
+  await store.load();
+  return chatCatalogFrom(new CatalogService(store), () => store.snapshot().activeAgents);
+}
