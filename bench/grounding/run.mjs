@@ -44,10 +44,10 @@ const keepDir = option('--keep');
 const reuseDir = option('--reuse');
 const corpusFile = process.env.MEDQUAD_PATH ?? '/work/shared/data/medquad/medquad-dev.jsonl';
 const concurrency = Number(process.env.INGEST_CONCURRENCY ?? 8);
-// The blind set --final asks (run it once, when the code is final; never tune on it). The lead adds it.
+// The blind set --final asks (run it once, when the code is final; never tune on it).
 const finalFile = path.join(here, 'consumer-blind2-final.jsonl');
 if (flag('--final') && !existsSync(finalFile)) {
-  console.error(`--final: ${path.relative(root, finalFile)} does not exist (the lead adds it); nothing run`);
+  console.error(`--final: ${path.relative(root, finalFile)} does not exist; nothing run`);
   process.exit(2);
 }
 const readJsonl = (f) =>

@@ -424,8 +424,16 @@ export class AgentRouter {
       })),
     );
     const model = this.settings.model;
+    // An agent the model was not trained on would get no share while the others do, so it could hardly win: the
+    // share is then off for the whole catalog until the model is retrained (bench/routing/train-router.mjs).
+    const unknown = model ? agents.filter((a) => !model.agents.includes(a.id)).map((a) => a.id) : [];
+    if (model && unknown.length)
+      this.logger?.warn(
+        { agents: unknown.slice(0, 5), count: unknown.length },
+        'routing: the learned share is off because the routing model was not trained on every active agent; retrain it',
+      );
     const learned =
-      model && this.encoder?.model === model.embedder
+      model && !unknown.length && this.encoder?.model === model.embedder
         ? learnedScorer(
             model,
             agents.map((a) => a.id),

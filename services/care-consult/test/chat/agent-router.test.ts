@@ -282,6 +282,13 @@ describe('learned share (ADR 0417)', () => {
     expect((await router.route(['quux zork'], false))!.agent.id).toBe('Alpha');
   });
 
+  it('turns the share off when an active agent is missing from the model (a new agent would hardly win)', async () => {
+    const onlyBeta: RoutingModel = { ...sureOfBeta, agents: ['Beta', 'Gamma'] };
+    const router = await toyRouter('toy-encoder', onlyBeta);
+    expect((await router.scores(['quux zork']))!.learned).toBeUndefined();
+    expect((await router.route(['quux zork'], false))!.agent.id).toBe('Alpha');
+  });
+
   it('keeps the confidence floor: a sure model does not lift a vague message to a specialist', async () => {
     const router = await toyRouter('toy-encoder', sureOfBeta);
     expect((await router.scores(['vague words']))!.learned![1]).toBeGreaterThan(0.99);
