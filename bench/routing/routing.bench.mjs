@@ -4,13 +4,14 @@
 // Prints accuracy per topic (a route is right when the chosen agent is one of the message's acceptable agents)
 // and p50/p99 routing time per message (new router: embedding of the message included, cache cleared).
 //
-//   pnpm --filter @care/care-consult build && node bench/routing/routing.bench.mjs [--set dev|spent|own|final] [--misses] [--no-learned]
+//   pnpm --filter @care/care-consult build && node bench/routing/routing.bench.mjs [--set dev|spent|spent2|spent3|own|final] [--misses] [--no-learned]
 //
 // --set dev (default): services/care-consult/data/routing/blind-dev.jsonl, tuning allowed.
 // --set spent: data/routing/blind1-spent.jsonl, the first final set; reported once (ADR 0415), now a development set.
 // --set own: bench/routing/own-examples.jsonl, written for this work (not from any blind set).
 // --set spent2: data/routing/blind2-spent.jsonl, the second final set; reported once (ADR 0416), now a development set.
-// --set final: the frozen data/routing/blind3-final.jsonl. Run it ONCE, when the router is final; never with --misses.
+// --set spent3: data/routing/blind3-spent.jsonl, the third final set; reported once (ADR 0417), not trained on yet.
+// --set final: the next frozen set, data/routing/blind4-final.jsonl (not written yet). Run it ONCE; never with --misses.
 // --no-learned: the router without its learned share (ADR 0417), to compare accuracy and time in like conditions.
 // The learned share is trained on dev, spent, spent2 and own (train-router.mjs): on those its accuracy is in-sample.
 import { existsSync, readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
 // encoder's vector of a message and its word bag (wordBag: the lexical side's stems and phrase expansions), one
 // class per active agent, on every agent's own texts (agentProfileTexts: name
 // and description, scope, tags, examples) plus the labelled development sets (blind-dev, blind1-spent,
-// blind2-spent, own-examples; label = the best acceptable agent). Never blind3-final.
+// blind2-spent, own-examples; label = the best acceptable agent). Never a final set (blind3-spent is not in it yet).
 //
 // Generalisation is measured leave-one-set-out: for each development set, a model trained on the catalog and the
 // other three sets routes it (through AgentRouter.decideOn, the router's own decision code). The fusion weight is
