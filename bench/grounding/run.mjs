@@ -188,15 +188,13 @@ const sets = [
   ...(flag('--final')
     ? [{ name: 'consumer-blind3-final.jsonl (run once)', questions: asSet(finalFile) }]
     : []),
-  // Questions the corpus does not answer (pets, cars, money, home): the chat must say it found nothing, not cite.
-  {
-    name: 'off-topic.jsonl',
-    questions: readJsonl(path.join(here, 'off-topic.jsonl')).map((q) => ({
-      question: q.question,
-      relevant: [],
-    })),
+  // Questions the corpus does not answer (pets, cars, money, home; off-topic-2 adds cosmetics, travel documents,
+  // nutrition trivia and fitness gear): the chat must say it found nothing, not cite.
+  ...['off-topic.jsonl', 'off-topic-2.jsonl'].map((name) => ({
+    name,
+    questions: readJsonl(path.join(here, name)).map((q) => ({ question: q.question, relevant: [] })),
     offTopic: true,
-  },
+  })),
 ];
 
 let all = [];
@@ -468,7 +466,7 @@ for (const set of sets) {
   const f = (x) => (x / n).toFixed(3);
   if (set.offTopic) {
     console.log(
-      `\n### ${set.name}: ${n} questions the corpus does not answer; the chat cites a KB passage in ${f(rows.cited)} of them (should be 0)`,
+      `\n### ${set.name}: ${n} questions the corpus does not answer; the chat cites a KB passage in ${f(rows.cited)} of them (${rows.cited}; should be 0)`,
     );
     continue;
   }
