@@ -10,10 +10,11 @@
 // --set spent: data/routing/blind1-spent.jsonl, the first final set; reported once (ADR 0415), now a development set.
 // --set own: bench/routing/own-examples.jsonl, written for this work (not from any blind set).
 // --set spent2: data/routing/blind2-spent.jsonl, the second final set; reported once (ADR 0416), now a development set.
-// --set spent3: data/routing/blind3-spent.jsonl, the third final set; reported once (ADR 0417), not trained on yet.
+// --set spent3: data/routing/blind3-spent.jsonl, the third final set; reported once (ADR 0417), now a development set.
 // --set final: the frozen data/routing/blind4-final.jsonl. Run it ONCE, when the router is final; never with --misses.
 // --no-learned: the router without its learned share (ADR 0417), to compare accuracy and time in like conditions.
-// The learned share is trained on dev, spent, spent2 and own (train-router.mjs): on those its accuracy is in-sample.
+// The learned share is trained on dev, spent, spent2, spent3 and own (train-router.mjs): on those its accuracy is
+// in-sample.
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -12,8 +12,8 @@ export const serviceRequire = createRequire(path.join(service, 'package.json'));
 export const dist = (p) => serviceRequire(path.join(service, 'dist', p));
 
 /**
- * The routing sets: dev, spent and spent2 may be read and trained on; spent3 was the third final set (reported once,
- * ADR 0417; not trained on yet); final is the frozen blind4 set, run once.
+ * The routing sets: dev, spent, spent2, spent3 and own may be read and trained on (spent3 was the third final set,
+ * reported once, ADR 0417); final is the frozen blind4 set, run once.
  */
 export const SET_FILES = {
   dev: path.join(service, 'data/routing/blind-dev.jsonl'),

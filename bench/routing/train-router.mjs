@@ -3,17 +3,19 @@
 // encoder's vector of a message and its word bag (wordBag: the lexical side's stems and phrase expansions), one
 // class per active agent, on every agent's own texts (agentProfileTexts: name
 // and description, scope, tags, examples) plus the labelled development sets (blind-dev, blind1-spent,
-// blind2-spent, own-examples; label = the best acceptable agent). Never a final set (blind3-spent is not in it yet).
+// blind2-spent, blind3-spent, own-examples; label = the best acceptable agent). Never a final set.
 //
 // Generalisation is measured leave-one-set-out: for each development set, a model trained on the catalog and the
-// other three sets routes it (through AgentRouter.decideOn, the router's own decision code). The fusion weight is
+// other four sets routes it (through AgentRouter.decideOn, the router's own decision code). The fusion weight is
 // chosen by nested leave-one-set-out (for each held-out set, the weight that does best on the other sets with
 // models trained without them), and the shipped weight is the one the full leave-one-set-out mean picks. The
-// shipped model is then trained on the catalog and all four sets. Writes data/routing/router-model.json.
+// shipped model is then trained on the catalog and all five sets. Writes data/routing/router-model.json.
 //
-//   pnpm --filter @care/care-consult run build && node bench/routing/train-router.mjs [--dry-run] [--cache FILE]
+//   pnpm --filter @care/care-consult run build &&
+//     node bench/routing/train-router.mjs [--dry-run] [--cache FILE] [--share W]
 //
-// --dry-run prints the figures and writes no model; --cache FILE keeps message vectors between runs (not committed).
+// --dry-run prints the figures and writes no model; --cache FILE keeps message vectors between runs (not committed);
+// --share W ships weight W instead of the flat leave-one-set-out pick (the shipped model is 1.5: ADR 0417, five sets).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cachedEmbedder } from '../lib/embed-cache.mjs';
@@ -27,8 +29,17 @@ const { sharedSentenceEncoder } = serviceRequire('@care/sentence-encoder');
 const DRY_RUN = process.argv.includes('--dry-run');
 const cacheArg = process.argv.indexOf('--cache');
 const cachePath = cacheArg >= 0 ? process.argv[cacheArg + 1] : undefined;
+const shareArg = process.argv.indexOf('--share');
+const SHIPPED_SHARE = shareArg >= 0 ? Number(process.argv[shareArg + 1]) : undefined;
+if (SHIPPED_SHARE !== undefined && !(SHIPPED_SHARE > 0)) throw new Error('--share takes a positive weight');
 // The development sets, in the order their bytes enter the model's hash (see routingModelHash). Never `final`.
-const SETS = { dev: SET_FILES.dev, spent: SET_FILES.spent, spent2: SET_FILES.spent2, own: SET_FILES.own };
+const SETS = {
+  dev: SET_FILES.dev,
+  spent: SET_FILES.spent,
+  spent2: SET_FILES.spent2,
+  spent3: SET_FILES.spent3,
+  own: SET_FILES.own,
+};
 const NAMES = Object.keys(SETS);
 const EPOCHS = Number(process.env.EPOCHS ?? 150);
 const L2 = Number(process.env.L2 ?? 1e-4);
@@ -205,7 +216,9 @@ const nested = NAMES.map((held) => {
 console.log(
   `nested leave-one-set-out (share chosen without the held-out set): ${nested.map((x) => `${x.held} ${f(x.acc)} (share ${x.share})`).join(' ')} mean ${f(nested.reduce((a, x) => a + x.acc, 0) / nested.length)}`,
 );
-const share = [...loso].sort((a, b) => b.mean - a.mean || a.share - b.share)[0].share;
+const flat = [...loso].sort((a, b) => b.mean - a.mean || a.share - b.share)[0].share;
+console.log(`flat leave-one-set-out pick: share ${flat}`);
+const share = SHIPPED_SHARE ?? flat;
 const model = train([...catalogRows, ...rowsOf(NAMES)]);
 model.weight = share;
 model.trainedOn = routingModelHash(

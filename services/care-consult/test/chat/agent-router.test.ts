@@ -312,6 +312,7 @@ describe('learned share (ADR 0417)', () => {
       'data/routing/blind-dev.jsonl',
       'data/routing/blind1-spent.jsonl',
       'data/routing/blind2-spent.jsonl',
+      'data/routing/blind3-spent.jsonl',
       '../../bench/routing/own-examples.jsonl',
     ].map((f) => readFileSync(path.join(service, f)));
     const agents = catalog.activeAgents().map((a) => ({ id: a.id, texts: agentProfileTexts(a) }));
