@@ -38,6 +38,8 @@ done
 
 echo "--- chart rules (check-charts.mjs)"
 node scripts/check-charts.mjs "$HELM" || fail=1
+echo "--- image build context (check-image-context.mjs)"
+node scripts/check-image-context.mjs || fail=1
 echo "--- compose file (check-compose.mjs)"
 node scripts/check-compose.mjs || fail=1
 
