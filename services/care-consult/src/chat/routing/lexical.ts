@@ -83,14 +83,9 @@ export class LexicalIndex {
     }
   }
 
-  /** The query's stems after synonym expansion (each counted once), as the index sees them. */
-  queryTerms(text: string): Map<string, number> {
-    return queryTerms(text);
-  }
-
   /** Scores every document (0 when nothing matches), in index order. */
   score(text: string, weight = 1, into = new Float64Array(this.ids.length)): Float64Array {
-    return this.scoreTerms(this.queryTerms(text), weight, into);
+    return this.scoreTerms(queryTerms(text), weight, into);
   }
 
   /** {@link score} for a text's terms already found ({@link queryTerms}). */
