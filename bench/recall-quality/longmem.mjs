@@ -33,12 +33,12 @@ const final = args.includes('--final');
 const files = args.filter((a) => !a.startsWith('--'));
 const setDir = path.join(here, 'longmem');
 const sets = (
-  files.length ? files : final ? ['final-3.json', 'final-4.json'] : ['dev-1.json', 'dev-2.json']
+  files.length ? files : final ? ['final-5.json', 'final-6.json'] : ['dev-1.json', 'dev-2.json']
 ).map((f) => JSON.parse(fs.readFileSync(path.isAbsolute(f) ? f : path.join(setDir, f), 'utf8')));
 const started = Date.now();
 
 /** A session date ("2025-01-09 20:15", no zone) as UTC, plus `seconds` so turns keep their order. */
-// Session dates are 'YYYY-MM-DD HH:MM' (dev, final-1/2) or 'YYYY-MM-DD' (final-3/4: taken as noon UTC).
+// Session dates are 'YYYY-MM-DD HH:MM' (dev, final-1/2) or 'YYYY-MM-DD' (final-3 to final-6: taken as noon UTC).
 const at = (date, seconds) => {
   const stamp = /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date} 12:00` : date;
   return new Date(Date.parse(`${stamp.replace(' ', 'T')}:00Z`) + seconds * 1000);
