@@ -1,19 +1,24 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
-// services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + blind-dev.jsonl + blind1-spent.jsonl (never
-// holdout.jsonl or blind3-final; blind2-spent is spent but not trained on yet, ADR 0412). Thresholds and the veto
-// level are picked by 5-fold cross-validation over the two blind development sets (each fold scored by a model
-// trained without it); the shipped model is then trained on everything. Writes data/red-flags/semantic-model.json
-// and semantic-exemplars.bin.
+// services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + blind-dev.jsonl +
+// blind1-spent.jsonl + blind2-spent.jsonl (never holdout.jsonl, train-hard.jsonl or blind3-final). Thresholds and
+// the veto level are picked by 5-fold cross-validation over the three blind development sets (each fold scored by a
+// model trained without it): the best cross-validated recall whose false-positive rate stays within MAX_FPR, that
+// refuses no more than EVERYDAY_MAX of the everyday messages and answers every ordinary.jsonl
+// (everyday-set.mjs; both scored by the model trained on everything, which never saw them; ADR 0414). The shipped
+// model is trained on everything. Writes data/red-flags/semantic-model.json and semantic-exemplars.bin.
 // Run after building:  pnpm --filter @care/care-consult run build && node bench/red-flags/train-semantic.mjs
-// Options: --cache FILE keeps vectors between runs while iterating; --hold-out-spent leaves blind1-spent out of
-// training and cross-validation and scores it with the trained model (a held-out check; writes no model).
+// Options: --cache FILE keeps vectors between runs while iterating. Experiments (write no shipped model):
+// RF_TRAIN=a.jsonl,b.jsonl and RF_CV=... replace the file lists; RF_HOLD_OUT=file.jsonl trains without that file and
+// scores it with the chosen thresholds; RF_CANDIDATE=/path/x.json writes the model there (x.json + x.bin, for
+// everyday.mjs --model). --hold-out-spent is RF_HOLD_OUT=blind1-spent.jsonl with blind-dev alone cross-validated.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedEmbedder } from '../lib/embed-cache.mjs';
+import { everydayMessages } from './everyday-set.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -23,8 +28,12 @@ const semantic = safety;
 const { sharedSentenceEncoder } = require(resolve(svc, 'node_modules/@care/sentence-encoder'));
 
 const HOLD_OUT_SPENT = process.argv.includes('--hold-out-spent');
-const TRAIN_FILES = ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl', 'blind1-spent.jsonl'];
-const CV_FILES = HOLD_OUT_SPENT ? ['blind-dev.jsonl'] : ['blind-dev.jsonl', 'blind1-spent.jsonl'];
+const list = (name, fallback) => (process.env[name] ? process.env[name].split(',') : fallback);
+const TRAIN_FILES = list('RF_TRAIN', [...safety.SEMANTIC_TRAINING_FILES]);
+const CV_FILES = HOLD_OUT_SPENT
+  ? ['blind-dev.jsonl']
+  : list('RF_CV', ['blind-dev.jsonl', 'blind1-spent.jsonl', 'blind2-spent.jsonl']);
+const HELD_OUT = HOLD_OUT_SPENT ? 'blind1-spent.jsonl' : process.env.RF_HOLD_OUT;
 const FOLDS = 5;
 const KNN_K = 7;
 const KNN_TEMPERATURE = 20;
@@ -39,6 +48,9 @@ const EMERGENCY_WEIGHT = Number(process.env.EW ?? 2);
 // than before. The issue's 2% target point is printed beside it (ADR 0411).
 const MAX_DEV_FPR = Number(process.env.MAX_FPR ?? 0.075);
 const TARGET_FPR = 0.02;
+// ... and refusing no more of the everyday messages (everyday-set.mjs, scored by the model trained on everything,
+// which never saw them) than the screen before it did: 3.2% (ADR 0414); and answering every ordinary.jsonl.
+const EVERYDAY_MAX = Number(process.env.EVERYDAY_MAX ?? 0.032);
 // When in doubt, refuse: these categories also fire at their own (lower) summed-probability threshold.
 const HIGH_COST = ['suicidal_intent', 'self_harm'];
 
@@ -152,11 +164,15 @@ async function train(rows) {
 
 // The blind development sets are used two ways: FOLDS-fold cross-validation (each fold scored by a model trained
 // without it) picks the thresholds and gives an honest estimate; the shipped model is then trained on all of it.
-const base = TRAIN_FILES.filter((f) => !f.startsWith('blind')).flatMap((f) => safety.loadLabelledFile(f));
+const base = TRAIN_FILES.filter((f) => !CV_FILES.includes(f) && f !== HELD_OUT).flatMap((f) =>
+  safety.loadLabelledFile(f),
+);
+const everyday = everydayMessages().map((text) => ({ text, label: null }));
+const ordinary = safety.loadLabelledFile(safety.ORDINARY_FILE);
 const dev = CV_FILES.flatMap((f) => safety.loadLabelledFile(f).map((c) => ({ ...c, file: f })));
 // Embed every text once, up front (one cache write).
 await embedAll(
-  [...base, ...dev, ...(HOLD_OUT_SPENT ? safety.loadLabelledFile('blind1-spent.jsonl') : [])].flatMap(
+  [...base, ...dev, ...(HELD_OUT ? safety.loadLabelledFile(HELD_OUT) : []), ...everyday, ...ordinary].flatMap(
     (c) => semantic.planConversation(c.text, c.context ?? []).texts,
   ),
 );
@@ -180,6 +196,31 @@ for (let f = 0; f < FOLDS; f++) {
   console.log(`fold ${f + 1}/${FOLDS} trained`);
 }
 const rules = dev.map((c) => safety.detectRedFlag(c.text, c.context) !== null);
+const model = await train(await rowsOf([...base, ...dev]));
+// Messages outside training, scored by the model trained on everything: per case, its summary and rule verdict.
+async function scoredByModel(cases) {
+  const out = [];
+  for (const c of cases) {
+    const segs = await caseSegments(c);
+    const probs = semantic.classProbabilities(
+      model,
+      segs.map((s) => s.vector),
+    );
+    out.push({
+      rule: safety.detectRedFlag(c.text, c.context) !== null,
+      summary: summarise(
+        segs.map((s, j) => ({
+          kind: s.kind,
+          emergency: 1 - probs[j].at(-1),
+          risk: HIGH_COST.reduce((a, h) => a + probs[j][classIndex.get(h)], 0),
+        })),
+      ),
+    });
+  }
+  return out;
+}
+const everydayScored = await scoredByModel(everyday);
+const ordinaryScored = await scoredByModel(ordinary);
 // Two operating points: the best recall within MAX_DEV_FPR (shipped) and within TARGET_FPR (printed).
 let best = null;
 let bestAtTarget = null;
@@ -187,17 +228,13 @@ const grid = [];
 for (let t = 0.05; t <= 0.991; t += 0.025) grid.push(Math.round(t * 1000) / 1000);
 const emergencies = dev.filter((c) => c.label !== null).length;
 const negatives = dev.length - emergencies;
-// Per case, the highest score of each kind, so a grid point is one comparison per case.
-const summary = devProbs.map((probs) => ({
-  message: Math.max(0, ...probs.filter((p) => p.kind === 'message').map((p) => p.emergency)),
-  sentence: Math.max(0, ...probs.filter((p) => p.kind === 'sentence').map((p) => p.emergency)),
-  risk: Math.max(0, ...probs.map((p) => p.risk)),
-  all: Math.max(0, ...probs.map((p) => p.emergency)),
-}));
-const firedAt = (r, i) => {
-  const x = summary[i];
-  return x.message >= r.mt || x.sentence >= r.st || x.risk >= r.ht || (rules[i] && x.all >= r.veto);
-};
+const summary = devProbs.map(summarise);
+const fires = (r, x, rule) =>
+  x.message >= r.mt || x.sentence >= r.st || x.risk >= r.ht || (rule && x.all >= r.veto);
+const firedAt = (r, i) => fires(r, summary[i], rules[i]);
+const everydayRate = (r) =>
+  everydayScored.filter((x) => fires(r, x.summary, x.rule)).length / everyday.length;
+const answersOrdinary = (r) => ordinaryScored.every((x) => !fires(r, x.summary, x.rule));
 for (const veto of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
   for (const mt of grid) {
     for (const st of [...grid, 1.01]) {
@@ -215,8 +252,10 @@ for (const veto of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
         r.fpr = fp / negatives;
         const better = (than) =>
           !than || r.recall > than.recall || (r.recall === than.recall && r.fpr < than.fpr);
-        if (r.fpr <= MAX_DEV_FPR && better(best)) best = r;
-        if (r.fpr <= TARGET_FPR && better(bestAtTarget)) bestAtTarget = r;
+        const inBudget = (max) =>
+          r.fpr <= max && (r.everyday ??= everydayRate(r)) <= EVERYDAY_MAX && answersOrdinary(r);
+        if (better(best) && inBudget(MAX_DEV_FPR)) best = { ...r };
+        if (better(bestAtTarget) && inBudget(TARGET_FPR)) bestAtTarget = { ...r };
       }
     }
   }
@@ -230,15 +269,24 @@ console.log(`best recall with FP <= ${TARGET_FPR} (not shipped):`, bestAtTarget)
 if (bestAtTarget) printCrossValidated(bestAtTarget);
 console.log(`shipped: best recall with FP <= ${MAX_DEV_FPR}:`, best);
 if (!best)
-  throw new Error(`no thresholds keep the cross-validated false-positive rate within ${MAX_DEV_FPR}`);
+  throw new Error(
+    `no thresholds keep the cross-validated false-positive rate within ${MAX_DEV_FPR} and everyday refusals within ${EVERYDAY_MAX}`,
+  );
 printCrossValidated(best);
-const model = await train(await rowsOf([...base, ...dev]));
 model.messageThreshold = best.mt;
 model.sentenceThreshold = best.st;
 model.vetoBelow = best.veto;
 if (best.ht <= 1) model.highCost = { classes: HIGH_COST, threshold: best.ht };
-if (HOLD_OUT_SPENT) {
-  await scoreHeldOut(model, 'blind1-spent.jsonl');
+if (HELD_OUT) {
+  await scoreHeldOut(model, HELD_OUT);
+  process.exit(0);
+}
+if (process.env.RF_CANDIDATE) {
+  // A candidate for everyday.mjs --model: written beside, never over, the shipped model.
+  const { exemplars: _v, bytes: b, ...m } = model;
+  writeFileSync(process.env.RF_CANDIDATE, `${JSON.stringify(m)}\n`);
+  writeFileSync(process.env.RF_CANDIDATE.replace(/\.json$/, '.bin'), Buffer.from(b.buffer));
+  console.log(`wrote candidate ${process.env.RF_CANDIDATE}`);
   process.exit(0);
 }
 const { exemplars: _vectors, bytes, ...shipped } = model;
@@ -294,6 +342,16 @@ async function scoreHeldOut(model, file) {
   console.log(
     `held out ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`,
   );
+}
+
+// Per case, the highest score of each kind, so a grid point is one comparison per case.
+function summarise(probs) {
+  return {
+    message: Math.max(0, ...probs.filter((p) => p.kind === 'message').map((p) => p.emergency)),
+    sentence: Math.max(0, ...probs.filter((p) => p.kind === 'sentence').map((p) => p.emergency)),
+    risk: Math.max(0, ...probs.map((p) => p.risk)),
+    all: Math.max(0, ...probs.map((p) => p.emergency)),
+  };
 }
 
 function trainedOnHash() {

@@ -30,7 +30,9 @@ export {
   type RedFlagHit,
 } from './red-flag-types';
 export {
+  ORDINARY_FILE,
   RED_FLAG_DATA_DIR,
+  SEMANTIC_TRAINING_FILES,
   formatQualityTable,
   loadLabelledFile,
   parseLabelledJsonl,

@@ -11,6 +11,22 @@ import {
 /** The folder holding labelled.jsonl and holdout.jsonl (same relative path from src/ and dist/). */
 export const RED_FLAG_DATA_DIR = resolve(__dirname, '../../data/red-flags');
 
+/**
+ * The files the shipped semantic model is trained on, in the order `bench/red-flags/train-semantic.mjs` hashes them
+ * into the model's `trainedOn` (ADR 0414). Never holdout.jsonl, train-hard.jsonl, ordinary.jsonl or a final set.
+ */
+export const SEMANTIC_TRAINING_FILES = [
+  'labelled.jsonl',
+  'train.jsonl',
+  'train-v4.jsonl',
+  'blind-dev.jsonl',
+  'blind1-spent.jsonl',
+  'blind2-spent.jsonl',
+] as const;
+
+/** Ordinary messages the screen must answer at any operating point the trainer picks (ADR 0414). */
+export const ORDINARY_FILE = 'ordinary.jsonl';
+
 /** One labelled message: the expected category, or null when the detector must stay silent. */
 export interface LabelledCase {
   text: string;

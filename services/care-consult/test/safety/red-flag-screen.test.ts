@@ -4,11 +4,14 @@ import path from 'node:path';
 import { SentenceEncoder } from '@care/sentence-encoder';
 import fc from 'fast-check';
 import {
+  ORDINARY_FILE,
   RED_FLAG_DATA_DIR,
   RedFlagScreen,
+  SEMANTIC_TRAINING_FILES,
   RedFlagScreenUnavailableError,
   detectRedFlag,
   classProbabilities,
+  loadLabelledFile,
   loadSemanticModel,
   messageTexts,
   planConversation,
@@ -27,8 +30,7 @@ beforeAll(async () => {
 describe('the shipped semantic model', () => {
   it('was trained on the current training files (retrain with bench/red-flags/train-semantic.mjs after editing them)', () => {
     const hash = createHash('sha256');
-    for (const f of ['labelled.jsonl', 'train.jsonl', 'blind-dev.jsonl', 'blind1-spent.jsonl'])
-      hash.update(readFileSync(path.join(RED_FLAG_DATA_DIR, f)));
+    for (const f of SEMANTIC_TRAINING_FILES) hash.update(readFileSync(path.join(RED_FLAG_DATA_DIR, f)));
     expect(loadSemanticModel().trainedOn).toBe(hash.digest('hex'));
   });
 
@@ -170,15 +172,10 @@ describe('RedFlagScreen', () => {
     expect(await screen.screen(text)).toBeNull();
   });
 
-  it('answers ordinary questions', async () => {
-    for (const text of [
-      'can you suggest a sleep routine?',
-      'what foods are high in iron',
-      'thanks, that helps a lot!',
-      "I'm a postman and walk ten miles a day, my feet hurt",
-      'I drive a delivery van on night shifts',
-      'my grandson is visiting this weekend, what healthy snacks can we bake',
-    ]) {
+  it('answers ordinary questions (ordinary.jsonl, which the trainer may not pick an operating point against)', async () => {
+    const ordinary = loadLabelledFile(ORDINARY_FILE);
+    expect(ordinary.length).toBeGreaterThanOrEqual(6);
+    for (const { text } of ordinary) {
       expect(await screen.screen(text)).toBeNull();
     }
   });
