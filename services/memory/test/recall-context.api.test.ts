@@ -1,6 +1,7 @@
 // The conversation-context stage of recall (ADR 0315), through the HTTP API over a real PGlite: the case also runs
 // with the stage off and must then come out differently.
 import request from 'supertest';
+import { sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import type { Database } from '@care/db';
 import { createLogger } from '@care/service-kit';
@@ -79,5 +80,28 @@ describe('conversation context in recall (ADR 0315)', () => {
     // Written three hours later: not a neighbour of the match, so no context.
     const all = await recall(app, p, query, 20);
     expect(all.find((r) => r.id === 'late')?.signals.context ?? null).toBeNull();
+  });
+
+  it('runs the neighbour look-up as a statement prepared once per session (ADR 0321), with the same results', async () => {
+    const p = 'context-prepared';
+    await remember(p, 'match', 'Jonah stopped the naproxen seven days before the operation', T0);
+    await remember(p, 'reply', 'Good, the surgeon was strict about that', T0 + MINUTE);
+    await remember(p, 'other', 'The garden needs weeding before the summer', T0 - 86_400_000);
+    const query = 'when did Jonah stop the naproxen';
+    const first = await recall(app, p, query, 3);
+    const prepared = await database.withSystem(async (tx) => {
+      const r = await tx.execute<{ name: string }>(
+        sql`select name from pg_prepared_statements where name like 'care_memory_neighbours_%'`,
+      );
+      return r.rows.map((x) => x.name);
+    });
+    expect(prepared).toEqual(['care_memory_neighbours_512']);
+    // Executed again by name, and equal to the bound-values statement of the SQL path.
+    const again = await recall(app, p, query, 3);
+    const viaSql = await recall(sqlPath, p, query, 3);
+    const signals = (rs: typeof first) => rs.map((r) => [r.id, r.signals.context]);
+    expect(signals(again)).toEqual(signals(first));
+    expect(signals(viaSql)).toEqual(signals(first));
+    expect(first.find((r) => r.id === 'reply')?.signals.context).toBeGreaterThan(0);
   });
 });

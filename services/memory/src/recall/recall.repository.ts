@@ -222,6 +222,35 @@ function textArrayLiteral(values: string[]): string {
   return `ARRAY[${values.map((v) => escapeLiteral(v)).join(', ')}]::text[]`;
 }
 
+/** The tenant and the query vector as bound values of a statement. */
+function boundTenantAndVector(
+  tx: TenantTx,
+  dim: number,
+  queryVector: number[],
+): { tenant: SQL; vector: SQL } {
+  return {
+    tenant: sql`${tx.tenantId}`,
+    vector: sql`${vectorLiteral(queryVector)}::${sql.raw(vectorType(dim))}`,
+  };
+}
+
+/** The tenant and the query vector as quoted literals, the first two arguments of an EXECUTE. */
+function literalTenantAndVector(tx: TenantTx, queryVector: number[]): string[] {
+  return [escapeLiteral(tx.tenantId), `'${vectorLiteral(queryVector)}'`];
+}
+
+/**
+ * Prepares the statement `name` in this database session unless it already was (PREPARE outlives the
+ * transaction, also one that rolls back).
+ */
+async function prepareOnce(tx: TenantTx, session: object, name: string, statement: () => SQL): Promise<void> {
+  let names = preparedIn.get(session);
+  if (!names) preparedIn.set(session, (names = new Set()));
+  if (names.has(name)) return;
+  await tx.execute(statement());
+  names.add(name);
+}
+
 /**
  * Runs the candidate statement by name in this session, preparing it first if needed (PREPARE outlives the
  * transaction, also one that rolls back). Arguments are quoted literals (EXECUTE takes no bind parameters); the
@@ -234,19 +263,13 @@ async function executePrepared(
   q: CandidateQuery,
 ): Promise<{ rows: CandidateSqlRow[] }> {
   const name = `care_memory_candidates_${q.dim}`;
-  let names = preparedIn.get(session);
-  if (!names) preparedIn.set(session, (names = new Set()));
-  if (!names.has(name)) {
-    await tx.execute(
-      sql.raw(
-        `prepare ${name} (text, ${vectorType(q.dim)}, text[], timestamptz, int, text[]) as ${candidateStatementSql(q.dim)}`,
-      ),
-    );
-    names.add(name);
-  }
+  await prepareOnce(tx, session, name, () =>
+    sql.raw(
+      `prepare ${name} (text, ${vectorType(q.dim)}, text[], timestamptz, int, text[]) as ${candidateStatementSql(q.dim)}`,
+    ),
+  );
   const args = [
-    escapeLiteral(tx.tenantId),
-    `'${vectorLiteral(q.queryVector)}'`,
+    ...literalTenantAndVector(tx, q.queryVector),
     textArrayLiteral(q.tiers),
     `'${q.now.toISOString()}'`,
     String(Math.trunc(q.pool)),
@@ -274,8 +297,7 @@ export async function findCandidates(tx: TenantTx, q: CandidateQuery): Promise<C
           candidateStatement(
             q.dim,
             {
-              tenant: sql`${tx.tenantId}`,
-              vector: sql`${vectorLiteral(q.queryVector)}::${sql.raw(vectorType(q.dim))}`,
+              ...boundTenantAndVector(tx, q.dim, q.queryVector),
               tiers: sqlArray(q.tiers, 'text'),
               now: q.now,
               pool: sql`${q.pool}`,
@@ -325,38 +347,104 @@ export interface NeighbourQuery {
   now: Date;
   /** Largest time between two neighbours. */
   windowMs: number;
+  /**
+   * The database session (PGlite instance) of the in-process index: with it and `score`, the statement is
+   * prepared once per session and vector size and executed by name (ADR 0321), as the candidate statement is.
+   */
+  session?: object;
+}
+
+/** The values the neighbour statement takes: bound values, or `$n` placeholders for the prepared form. */
+interface NeighbourValues {
+  tenant: SQL;
+  /** The query vector, already of the vector type. */
+  vector: SQL;
+  /** Ids of the anchors (`text[]`). */
+  anchorIds: SQL;
+  now: Date | SQL;
+  /** The window, an `interval`. */
+  window: SQL;
+}
+
+/**
+ * The neighbour statement (see `findNeighbours`). `terms` gives the lexical score in SQL; without terms the
+ * score column is 0 (the in-process index scores the rows).
+ */
+function neighbourStatement(dim: number, values: NeighbourValues, terms: WeightedTerm[] = []): SQL {
+  const vt = sql.raw(vectorType(dim));
+  const size = sql.raw(String(dim));
+  const { cte, score } = termsSql(terms);
+  const near = (op: 'before' | 'after') => {
+    const cmp =
+      op === 'before'
+        ? sql`p.created_at < a.at and p.created_at >= a.at - ${values.window}`
+        : sql`p.created_at > a.at and p.created_at <= a.at + ${values.window}`;
+    const order = op === 'before' ? sql`p.created_at desc` : sql`p.created_at asc`;
+    return sql`(select p.id from memories p where p.tenant_id = ${values.tenant} and p.tier = a.tier and p.dim = ${size}
+       and ${cmp} and ${recallableCondition(values.now, 'p')} order by ${order} limit 1)`;
+  };
+  return sql`
+    with query_vector as (select ${values.vector} as v), ${cte},
+    a as (select x.id, x.tier, x.created_at as at from memories x
+          where x.tenant_id = ${values.tenant} and x.id = any(${values.anchorIds})),
+    nb as (select a.id as anchor_id, n.id from a cross join lateral (${near('before')} union all ${near('after')}) n)
+    select nb.anchor_id, ${memorySummaryColumns()}, null::bigint as vector_rank,
+           1 - (m.embedding::${vt} <=> (select v from query_vector)) as similarity, null::bigint as text_rank,
+           ${score} as text_score
+    from nb join memories m on m.tenant_id = ${values.tenant} and m.id = nb.id`;
+}
+
+/**
+ * The text of the neighbour statement with parameters $1 tenant, $2 query vector, $3 anchor ids, $4 now,
+ * $5 window, for PREPARE: the statement `findNeighbours` runs with bound values (scored in process), rendered
+ * with placeholders.
+ */
+function neighbourStatementSql(dim: number): string {
+  const [tenant, vector, anchorIds, now, window] = [1, 2, 3, 4, 5].map((n) => sql.raw(`$${n}`));
+  const query = dialect.sqlToQuery(neighbourStatement(dim, { tenant, vector, anchorIds, now, window }));
+  if (query.params.length > 0) throw new Error('the prepared neighbour statement must not bind values');
+  return query.sql;
 }
 
 /**
  * For each anchor, the live memory of the same partition, tier and vector size written last before it and the
  * one written first after it, each at most `windowMs` away, with its cosine similarity to the query and its lexical
- * score. Two index look-ups per anchor (tenant, tier, created_at), then primary-key fetches.
+ * score. Two index look-ups per anchor (tenant, tier, created_at), then primary-key fetches. With a session and
+ * in-process scores the statement runs prepared (parsed and planned once per session, ADR 0321).
  */
 export async function findNeighbours(tx: TenantTx, q: NeighbourQuery): Promise<NeighbourRow[]> {
-  const { tenantId } = tx;
   if (q.anchorIds.length === 0) return [];
-  const vt = sql.raw(vectorType(q.dim));
-  const dim = sql.raw(String(q.dim));
-  const window = sql`${`${Math.max(0, Math.trunc(q.windowMs))} milliseconds`}::interval`;
-  const { cte, score } = termsSql(q.score ? [] : q.terms);
-  const near = (op: 'before' | 'after') => {
-    const cmp =
-      op === 'before'
-        ? sql`p.created_at < a.at and p.created_at >= a.at - ${window}`
-        : sql`p.created_at > a.at and p.created_at <= a.at + ${window}`;
-    const order = op === 'before' ? sql`p.created_at desc` : sql`p.created_at asc`;
-    return sql`(select p.id from memories p where p.tenant_id = ${tenantId} and p.tier = a.tier and p.dim = ${dim}
-       and ${cmp} and ${recallableCondition(q.now, 'p')} order by ${order} limit 1)`;
-  };
-  const result = await tx.execute<CandidateSqlRow & { anchor_id: string }>(sql`
-    with query_vector as (select ${vectorLiteral(q.queryVector)}::${vt} as v), ${cte},
-    a as (select x.id, x.tier, x.created_at as at from memories x
-          where x.tenant_id = ${tenantId} and x.id = any(${sqlArray(q.anchorIds, 'text')})),
-    nb as (select a.id as anchor_id, n.id from a cross join lateral (${near('before')} union all ${near('after')}) n)
-    select nb.anchor_id, ${memorySummaryColumns()}, null::bigint as vector_rank,
-           1 - (m.embedding::${vt} <=> (select v from query_vector)) as similarity, null::bigint as text_rank,
-           ${score} as text_score
-    from nb join memories m on m.tenant_id = ${tenantId} and m.id = nb.id`);
+  const windowMs = Math.max(0, Math.trunc(q.windowMs));
+  type Row = CandidateSqlRow & { anchor_id: string };
+  let result: { rows: Row[] };
+  if (q.session && q.score) {
+    const name = `care_memory_neighbours_${q.dim}`;
+    await prepareOnce(tx, q.session, name, () =>
+      sql.raw(
+        `prepare ${name} (text, ${vectorType(q.dim)}, text[], timestamptz, interval) as ${neighbourStatementSql(q.dim)}`,
+      ),
+    );
+    const args = [
+      ...literalTenantAndVector(tx, q.queryVector),
+      textArrayLiteral(q.anchorIds),
+      `'${q.now.toISOString()}'`,
+      `'${windowMs} milliseconds'`,
+    ];
+    result = await tx.execute<Row>(sql.raw(`execute ${name}(${args.join(', ')})`));
+  } else {
+    result = await tx.execute<Row>(
+      neighbourStatement(
+        q.dim,
+        {
+          ...boundTenantAndVector(tx, q.dim, q.queryVector),
+          anchorIds: sqlArray(q.anchorIds, 'text'),
+          now: q.now,
+          window: sql`${`${windowMs} milliseconds`}::interval`,
+        },
+        q.score ? [] : q.terms,
+      ),
+    );
+  }
   return result.rows.map((r) => ({
     anchorId: r.anchor_id,
     ...memorySummaryOf(r),

@@ -155,6 +155,7 @@ export class RecallService {
         queryVector,
         terms,
         score: index && ((id) => index.score(tenantId, id, terms)),
+        session: index?.session,
         anchorIds: anchors.map((a) => a.id),
         now,
         windowMs: fusion.contextWindowMinutes * 60_000,
