@@ -9,9 +9,11 @@
 // `pnpm --filter @care/care-consult bench`. Issue 22 targets, as same-run ratios: first event p99 <= 3x the bare
 // writer (steady, burst), server CPU per stream <= 1.5x, grounded first token p99 <= 1.2x ungrounded and < 150 ms.
 // Diagnostics: BENCH_PHASES (a subset), BENCH_WORKERS=N (the server as N node:cluster workers, as WEB_CONCURRENCY
-// runs it; ADR 0406), BENCH_CPU_PROF=dir (one server CPU profile per run, for cpu-stages.mjs), BENCH_NODE_ARGS
-// (server flags, e.g. --trace-gc), BENCH_DEBUG=1 (per-stream breakdown of the slowest first events, client connect
-// included, and CPU per process every 200 ms).
+// runs it; ADR 0406), BENCH_LISTENERS=K (K listen sockets per server port with SO_REUSEPORT, as ACCEPT_SOCKETS
+// opens them: up to K accepts per event-loop turn instead of 1; Linux, Node >= 22.12; default 1; ADR 0405),
+// BENCH_CPU_PROF=dir (one server CPU profile per run, for cpu-stages.mjs), BENCH_NODE_ARGS (server flags, e.g.
+// --trace-gc), BENCH_DEBUG=1 (per-stream breakdown of the slowest first events, client connect included, and CPU per
+// process every 200 ms).
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -438,6 +440,13 @@ if (WORKERS > 1)
     console.log(
       `\n${r.label}: requests per worker chat ${r.chatSrv.requestsPerWorker.join(' / ')}, bare ${r.bareSrv.requestsPerWorker.join(' / ')}; peak RSS per worker chat ${r.chatSrv.peakPerWorker.map(mb).join(' / ')}; primary CPU chat ${r.chatSrv.primaryCpuMs.toFixed(0)} ms, bare ${r.bareSrv.primaryCpuMs.toFixed(0)} ms`,
     );
+const lastAccepted = rows.at(-1)?.bareSrv.accepted;
+if (lastAccepted && lastAccepted.chatPaced.length > 1)
+  console.log(
+    `\nConnections accepted per listen socket, whole run: ${['chatPaced', 'barePaced']
+      .map((k) => `${k} ${lastAccepted[k].join(' / ')}`)
+      .join('; ')}`,
+  );
 if (groundedRows) {
   const { plain, grounded } = groundedRows;
   console.log(

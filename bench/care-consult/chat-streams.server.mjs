@@ -1,6 +1,8 @@
 // Child process of chat-streams.mjs: runs the care-consult app (built dist, offline engine) and a bare SSE
 // writer side by side, each on its own loopback port, and reports its own peak RSS. Stops when the parent says so.
 // With BENCH_WORKERS > 1 it runs as a node:cluster worker of chat-streams.cluster.mjs, which sums the workers.
+// BENCH_LISTENERS=K: each port gets K listen sockets (SO_REUSEPORT), as startServer's `acceptSockets` and
+// care-consult's ACCEPT_SOCKETS open them (ADR 0405); ignored, with a warning, in a cluster worker.
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
@@ -16,7 +18,7 @@ const { CatalogStore } = require(path.join(service, 'dist/catalog/catalog.store.
 const { loadAppConfig } = require(path.join(service, 'dist/config.js'));
 const { openCareConsultDatabase } = require(path.join(service, 'dist/db/open-database.js'));
 const { SseWriter } = require(path.join(service, 'dist/chat/sse-writer.js'));
-const { createLogger } = require('@care/service-kit');
+const { createLogger, effectiveAcceptSockets, listenAcceptSockets } = require('@care/service-kit');
 
 const { secret, tokenDelayMs, databaseUri, frames, cpuProfDir, memory } = JSON.parse(process.argv[2]);
 // BENCH_CPU_PROF: one CPU profile per measured run, started and stopped by the parent's messages.
@@ -141,24 +143,36 @@ function timed(handler) {
   };
 }
 
-async function listen(handler) {
+// The bench's logger drops everything below error; a listener warning goes to stderr.
+const LISTENERS = effectiveAcceptSockets(Number(process.env.BENCH_LISTENERS ?? 1), {
+  warn: (_fields, message) => console.error(`bench server: ${message}`),
+});
+const acceptSockets = {};
+async function listen(name, handler) {
   const server = http.createServer(timed(handler));
   server.on('connection', (socket) => (socket.acceptedAt = performance.now()));
   server.maxConnections = 10000;
-  await new Promise((r) => server.listen(0, '127.0.0.1', 2048, r));
+  const sockets = await listenAcceptSockets(server, {
+    port: 0,
+    host: '127.0.0.1',
+    backlog: 2048,
+    sockets: LISTENERS,
+    logger,
+  });
   servers.push(server);
-  return server.address().port;
+  acceptSockets[name] = sockets;
+  return sockets.port;
 }
 
 let peakRss = process.memoryUsage().rss;
 setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 25).unref();
 
 const ports = {
-  chatPaced: await listen(await chatApp(tokenDelayMs)),
-  barePaced: await listen(bareApp(tokenDelayMs)),
-  chatFast: await listen(await chatApp(0)),
-  bareFast: await listen(bareApp(0)),
-  ...(memory ? { chatGrounded: await listen(await chatApp(tokenDelayMs, true)) } : {}),
+  chatPaced: await listen('chatPaced', await chatApp(tokenDelayMs)),
+  barePaced: await listen('barePaced', bareApp(tokenDelayMs)),
+  chatFast: await listen('chatFast', await chatApp(0)),
+  bareFast: await listen('bareFast', bareApp(0)),
+  ...(memory ? { chatGrounded: await listen('chatGrounded', await chatApp(tokenDelayMs, true)) } : {}),
 };
 process.send({ type: 'ready', ports, rss: process.memoryUsage().rss });
 process.on('message', async (m) => {
@@ -178,6 +192,8 @@ process.on('message', async (m) => {
       now: process.memoryUsage().rss,
       serverFirst: { p50: q(0.5), p99: q(0.99) },
       socketFirst: { p50: qs(0.5), p99: qs(0.99) },
+      // Connections per listen socket since the start, per port (BENCH_LISTENERS).
+      accepted: Object.fromEntries(Object.entries(acceptSockets).map(([k, v]) => [k, [...v.accepted]])),
       loopP99: loopDelay.percentile(99) / 1e6,
       loopMax: loopDelay.max / 1e6,
       acceptP50: acceptToRequest.sort((a, b) => a - b)[Math.floor(acceptToRequest.length / 2)] ?? NaN,
@@ -203,10 +219,8 @@ process.on('message', async (m) => {
     loopDelay.reset();
   }
   if (m.type === 'stop') {
-    for (const s of servers) {
-      s.closeAllConnections();
-      s.close();
-    }
+    for (const s of servers) s.closeAllConnections();
+    for (const a of Object.values(acceptSockets)) void a.close();
     await database.close();
     process.exit(0);
   }

@@ -7,6 +7,7 @@ export * from './health';
 export * from './app';
 export * from './input-guard';
 export * from './server';
+export * from './accept-sockets';
 export * from './management-server';
 export * from './runtime-settings';
 export * from './window-counters';

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { effectiveAcceptSockets, listenAcceptSockets, type AcceptSockets } from './accept-sockets';
 import type { HealthRegistry } from './health';
 
 /** Options of {@link startServer}. */
@@ -20,6 +21,13 @@ export interface StartServerOptions {
    * (Kubernetes endpoints) stops routing here before the listener closes (`SHUTDOWN_DRAIN_MS`, ADR 0007). Default 0.
    */
   drainMs?: number;
+  /**
+   * Listen sockets on the port (`SO_REUSEPORT`; ADR 0405): libuv accepts one connection per ready listen socket per
+   * event-loop turn, so a busy loop drains one accept queue slowly; K sockets accept up to K per turn, all served by
+   * this one process. Default 1. Above 1 needs Linux and Node >= 22.12 or >= 23.1, and is ignored in a node:cluster
+   * worker, whose connections come from the primary (ADR 0406); either way with a warning.
+   */
+  acceptSockets?: number;
   /** Install SIGTERM/SIGINT handlers that exit the process (true in main, false in tests). */
   handleSignals?: boolean;
 }
@@ -28,6 +36,10 @@ export interface StartServerOptions {
 export interface RunningServer {
   server: http.Server;
   port: number;
+  /** Listen sockets open on the port (1 unless `acceptSockets` took effect). */
+  listeners: number;
+  /** Connections each listen socket accepted so far; index 0 is the HTTP server's own. */
+  readonly accepted: readonly number[];
   /** Registers a long-lived response (SSE) to be ended when shutdown begins; returns an unregister. */
   trackStream(end: () => void): () => void;
   /** Stops accepting, drains in-flight requests and streams, closes resources; idempotent. */
@@ -66,6 +78,7 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
   let draining = false;
   let closing = false;
   let done: Promise<void> | undefined;
+  let listening: AcceptSockets | undefined;
 
   const shutdown = (reason = 'shutdown'): Promise<void> => {
     if (done) return done;
@@ -76,7 +89,10 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       // Idle keep-alive sockets are left open while draining: ending one could cut a request already on its way.
       if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
       closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Every listen socket closes (new connections are refused); resolves once their connections have ended.
+      const closed = listening
+        ? listening.close()
+        : new Promise<void>((resolve) => server.close(() => resolve()));
       for (const end of streams) end();
       for (const s of sockets) if (!busy.get(s)) s.end();
       let timer: NodeJS.Timeout | undefined;
@@ -112,21 +128,26 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
     }
   }
 
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => {
-      const addr = server.address();
-      const port = typeof addr === 'object' && addr ? addr.port : options.port;
-      logger.info({ port }, 'listening');
-      resolve({
-        server,
-        port,
-        trackStream(end) {
-          streams.add(end);
-          return () => streams.delete(end);
-        },
-        shutdown,
-      });
+  return (async () => {
+    const acceptSockets = effectiveAcceptSockets(options.acceptSockets ?? 1, logger);
+    listening = await listenAcceptSockets(server, {
+      port: options.port,
+      host: options.host ?? '0.0.0.0',
+      sockets: acceptSockets,
+      logger,
     });
-  });
+    const { port, accepted } = listening;
+    logger.info({ port, acceptSockets }, 'listening');
+    return {
+      server,
+      port,
+      listeners: acceptSockets,
+      accepted,
+      trackStream(end: () => void) {
+        streams.add(end);
+        return () => streams.delete(end);
+      },
+      shutdown,
+    };
+  })();
 }

@@ -66,6 +66,11 @@ export const ConfigSchema = Type.Object({
     1,
     1,
   ),
+  ACCEPT_SOCKETS: int(
+    "Listen sockets on PORT in each serving process (SO_REUSEPORT; Linux, Node >= 22.12): libuv accepts one connection per ready socket per event-loop turn, so more sockets drain a busy process's accept queue faster; ignored, with a warning, in WEB_CONCURRENCY workers and where unsupported (ADR 0405)",
+    1,
+    1,
+  ),
   WORKSPACE_ROOT: optional(
     'Folder with agents/<id>/AGENT.md and skills/<id>/SKILL.md; default the shipped starter workspace',
   ),

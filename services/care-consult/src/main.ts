@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   const running = await startServer({
     app: createApp(deps),
     port: config.PORT,
+    acceptSockets: config.ACCEPT_SOCKETS,
     logger,
     health: deps.health,
     drainMs: shutdownDrainMs(config.APP_PROFILES_ACTIVE, config.SHUTDOWN_DRAIN_MS),
