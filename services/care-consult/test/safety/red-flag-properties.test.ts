@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { RED_FLAG_CATEGORIES, detectRedFlag, loadLabelledFile, type RedFlagCategory } from '../../src/safety';
+import {
+  RED_FLAG_CATEGORIES,
+  SEMANTIC_CLASSES,
+  classProbabilities,
+  detectRedFlag,
+  loadLabelledFile,
+  type RedFlagCategory,
+  type SemanticModel,
+} from '../../src/safety';
 
 // Emergencies phrased so that they fit after "I have", "I do not have", "years ago I had".
 const EMERGENCIES: Partial<Record<RedFlagCategory, readonly string[]>> = {
@@ -144,6 +152,67 @@ describe('red-flag detector properties', () => {
     expect(detectRedFlag(undefined as unknown as string)).toBeNull();
     expect(detectRedFlag('I took 30 pills', 'nope' as unknown as string[])?.category).toBe(
       'overdose_poisoning',
+    );
+  });
+});
+
+describe('the semantic stage neighbour vote', () => {
+  // The plain definition: every exemplar's dot product, sorted, the k best weighted by a softmax over similarity.
+  function referenceVote(model: SemanticModel, v: number[]): number[] {
+    const d = model.dimension;
+    const sims = model.exemplarClasses.map((cls, e) => {
+      let s = 0;
+      for (let i = 0; i < d; i++) s += model.exemplars![e * d + i]! * v[i]!;
+      return { s, cls };
+    });
+    sims.sort((a, b) => b.s - a.s);
+    const top = sims.slice(0, Math.min(model.knn.k, sims.length));
+    const out = new Array<number>(model.classes.length).fill(0);
+    let total = 0;
+    for (const { s, cls } of top) {
+      const w = Math.exp((s - top[0]!.s) * model.knn.temperature);
+      out[cls]! += w;
+      total += w;
+    }
+    return out.map((w) => w / total);
+  }
+
+  it('equals the sorted k-nearest vote for any exemplars, dimension (also not a multiple of 4) and k', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 11 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 1 << 30 }),
+        (d, k, n, q, seed) => {
+          let state = seed;
+          const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+          const classes = [...SEMANTIC_CLASSES];
+          const model: SemanticModel = {
+            dimension: d,
+            classes,
+            weights: classes.map(() => new Array<number>(d).fill(0)),
+            bias: classes.map(() => 0),
+            messageThreshold: 0.5,
+            sentenceThreshold: 0.5,
+            vetoBelow: 0,
+            knn: { k, temperature: 20 },
+            exemplarClasses: Array.from({ length: n }, (_, e) => e % classes.length),
+            exemplarScales: new Array<number>(n).fill(1),
+            exemplars: Float32Array.from({ length: n * d }, next),
+            trainedOn: 'test',
+          };
+          const queries = Array.from({ length: q }, () => Array.from({ length: d }, next));
+          const got = classProbabilities(model, queries);
+          queries.forEach((v, j) => {
+            // The linear half is uniform here (zero weights), so the vote is twice the mean minus it.
+            const vote = got[j]!.map((p) => 2 * p - 1 / classes.length);
+            referenceVote(model, v).forEach((p, c) => expect(vote[c]).toBeCloseTo(p, 6));
+          });
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });
