@@ -181,18 +181,7 @@ const devProbs = new Array(dev.length);
 for (let f = 0; f < FOLDS; f++) {
   const model = await train(await rowsOf([...base, ...dev.filter((_, i) => fold(i) !== f)]));
   const held = dev.map((c, i) => [c, i]).filter(([, i]) => fold(i) === f);
-  for (const [c, i] of held) {
-    const segs = await caseSegments(c);
-    const probs = semantic.classProbabilities(
-      model,
-      segs.map((s) => s.vector),
-    );
-    devProbs[i] = segs.map((s, j) => ({
-      kind: s.kind,
-      emergency: 1 - probs[j].at(-1),
-      risk: HIGH_COST.reduce((a, c) => a + probs[j][classIndex.get(c)], 0),
-    }));
-  }
+  for (const [c, i] of held) devProbs[i] = await segmentScores(model, c);
   console.log(`fold ${f + 1}/${FOLDS} trained`);
 }
 const rules = dev.map((c) => safety.detectRedFlag(c.text, c.context) !== null);
@@ -201,20 +190,9 @@ const model = await train(await rowsOf([...base, ...dev]));
 async function scoredByModel(cases) {
   const out = [];
   for (const c of cases) {
-    const segs = await caseSegments(c);
-    const probs = semantic.classProbabilities(
-      model,
-      segs.map((s) => s.vector),
-    );
     out.push({
       rule: safety.detectRedFlag(c.text, c.context) !== null,
-      summary: summarise(
-        segs.map((s, j) => ({
-          kind: s.kind,
-          emergency: 1 - probs[j].at(-1),
-          risk: HIGH_COST.reduce((a, h) => a + probs[j][classIndex.get(h)], 0),
-        })),
-      ),
+      summary: summarise(await segmentScores(model, c)),
     });
   }
   return out;
@@ -283,16 +261,21 @@ if (HELD_OUT) {
 }
 if (process.env.RF_CANDIDATE) {
   // A candidate for everyday.mjs --model: written beside, never over, the shipped model.
-  const { exemplars: _v, bytes: b, ...m } = model;
-  writeFileSync(process.env.RF_CANDIDATE, `${JSON.stringify(m)}\n`);
-  writeFileSync(process.env.RF_CANDIDATE.replace(/\.json$/, '.bin'), Buffer.from(b.buffer));
-  console.log(`wrote candidate ${process.env.RF_CANDIDATE}`);
+  writeModel(process.env.RF_CANDIDATE, process.env.RF_CANDIDATE.replace(/\.json$/, '.bin'));
   process.exit(0);
 }
-const { exemplars: _vectors, bytes, ...shipped } = model;
-writeFileSync(resolve(svc, 'data/red-flags/semantic-model.json'), `${JSON.stringify(shipped)}\n`);
-writeFileSync(resolve(svc, 'data/red-flags/semantic-exemplars.bin'), Buffer.from(bytes.buffer));
-console.log('wrote data/red-flags/semantic-model.json');
+writeModel(
+  resolve(svc, 'data/red-flags/semantic-model.json'),
+  resolve(svc, 'data/red-flags/semantic-exemplars.bin'),
+);
+
+// The model as JSON (without its vectors) and its int8 exemplars beside it.
+function writeModel(jsonPath, binPath) {
+  const { exemplars: _vectors, bytes, ...shipped } = model;
+  writeFileSync(jsonPath, `${JSON.stringify(shipped)}\n`);
+  writeFileSync(binPath, Buffer.from(bytes.buffer));
+  console.log(`wrote ${jsonPath}`);
+}
 
 // Per file and category: the cross-validated refusal rate of the chosen thresholds.
 function printCrossValidated(choice) {
@@ -342,6 +325,20 @@ async function scoreHeldOut(model, file) {
   console.log(
     `held out ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`,
   );
+}
+
+// Per segment of a case, scored by `m`: its kind, emergency probability and high-cost (suicide, self-harm) risk.
+async function segmentScores(m, c) {
+  const segs = await caseSegments(c);
+  const probs = semantic.classProbabilities(
+    m,
+    segs.map((s) => s.vector),
+  );
+  return segs.map((s, j) => ({
+    kind: s.kind,
+    emergency: 1 - probs[j].at(-1),
+    risk: HIGH_COST.reduce((a, h) => a + probs[j][classIndex.get(h)], 0),
+  }));
 }
 
 // Per case, the highest score of each kind, so a grid point is one comparison per case.
