@@ -94,6 +94,9 @@
       session.end('');
       return showSignInError(text);
     }
+    // A short-lived token can expire while the service is asked: the session's end has then already put the
+    // sign-in card back with its reason, and the workspace must not open over it.
+    if (!session.claims()) return;
     showSignInError('');
     $('session-ended').hidden = true;
     showWho(session.claims() || claims);
@@ -104,8 +107,9 @@
     var saved = opts.restoreThread ? conversation.savedThread() : null;
     if (saved) await conversation.openThread(saved);
     else conversation.reset();
+    if (!session.claims()) return;
     await loadThreads();
-    $('message').focus();
+    if (session.claims()) $('message').focus();
   }
 
   async function signInWithPassword(event) {
@@ -193,6 +197,7 @@
     });
     if (!res || !res.ok) return;
     var threads = (await res.json()).threads || [];
+    if (!session.claims()) return; // signed out meanwhile: the list stays empty
     var list = $('threads');
     list.textContent = '';
     $('threads-empty').hidden = threads.length > 0;

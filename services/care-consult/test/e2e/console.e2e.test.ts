@@ -538,13 +538,14 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
   }, 60_000);
 
   it('asks plainly to sign in again when the refresh is refused or a pasted token expires', async () => {
-    idp.account('refused@example.test', aUser().inTenant('tenant-console'), 3);
+    // 5 s tokens: a loaded machine opens the workspace well before the first renewal (at 3.75 s) is refused.
+    idp.account('refused@example.test', aUser().inTenant('tenant-console'), 5);
     const page = await open();
     await signInWithPassword(page, 'refused@example.test');
     await page.waitForSelector('#workspace:not([hidden])');
     idp.refuse(true);
     try {
-      await page.waitForSelector('#sign-in:not([hidden])', { timeout: 8000 });
+      await page.waitForSelector('#sign-in:not([hidden])', { timeout: 12_000 });
     } finally {
       idp.refuse(false);
     }
@@ -552,11 +553,33 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
     expect(await page.textContent('#who')).toBe('Not signed in');
     expect(await page.isVisible('#workspace')).toBe(false);
 
+    // A pasted token has no refresh token: the page ends the session shortly before it expires. Five seconds
+    // leaves a loaded machine time to open the workspace first.
     const pasted = await open();
-    await signInWithToken(pasted, aUser().inTenant('tenant-console').token({ expiresIn: 2 }));
-    await pasted.waitForSelector('#sign-in:not([hidden])', { timeout: 6000 });
+    await signInWithToken(pasted, aUser().inTenant('tenant-console').token({ expiresIn: 5 }));
+    await pasted.waitForSelector('#sign-in:not([hidden])', { timeout: 12_000 });
     expect(await pasted.textContent('#session-ended')).toMatch(/sign in again/i);
     expect(await pasted.textContent('#who')).toBe('Not signed in');
+  }, 60_000);
+
+  it('does not open the workspace when a pasted token expires while the service is still answering', async () => {
+    const page = await open();
+    // The service accepts the token at once, but its answer reaches the page only after the token's end-of-session
+    // timer has fired (about 1.5 s for a 2 s token).
+    await page.route('**/api/agents?*', async (route) => {
+      const response = await route.fetch();
+      await new Promise((r) => setTimeout(r, 3000));
+      await route.fulfill({ response });
+    });
+    const asked = page.waitForResponse((r) => r.url().includes('/api/agents'), { timeout: 15_000 });
+    await page.fill('#token-input', aUser().inTenant('tenant-console').token({ expiresIn: 2 }));
+    await page.click('#token-submit');
+    await asked;
+    await page.waitForTimeout(300);
+    expect(await page.isVisible('#workspace')).toBe(false);
+    expect(await page.isVisible('#sign-in')).toBe(true);
+    expect(await page.textContent('#who')).toBe('Not signed in');
+    expect(await page.textContent('#session-ended')).toMatch(/sign in again/i);
   }, 60_000);
 
   it('fits a 360 px wide screen without sideways scrolling, signed out, answering and in an emergency', async () => {
