@@ -69,7 +69,7 @@ async function caseSegments(c) {
   const plan = semantic.planConversation(c.text, c.context ?? []);
   const vectors = await embedAll(plan.texts);
   const segVecs = semantic.segmentVectors(plan, vectors, 512);
-  return plan.segments.map((s, i) => ({ kind: s.kind, vector: segVecs[i] }));
+  return plan.segments.map((s, i) => ({ kind: s.kind, resolved: s.resolved === true, vector: segVecs[i] }));
 }
 
 // Training rows: every message-level segment of every case (the message, and its join with earlier turns);
@@ -322,8 +322,11 @@ async function scoreHeldOut(model, file) {
       line.push(`${cat ?? 'FP'} ${(of.filter((i) => fired[i]).length / of.length).toFixed(2)}/${of.length}`);
   }
   const em = cases.map((c, i) => i).filter((i) => cases[i].label !== null);
+  const tp = em.filter((i) => fired[i]).length;
+  const neg = cases.length - em.length;
+  const fp = cases.filter((c, i) => c.label === null && fired[i]).length;
   console.log(
-    `held out ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`,
+    `held out ${file}: recall ${(tp / em.length).toFixed(3)} (${tp}/${em.length}), FP ${fp}/${neg} | ${line.join(' | ')}`,
   );
 }
 
@@ -336,15 +339,17 @@ async function segmentScores(m, c) {
   );
   return segs.map((s, j) => ({
     kind: s.kind,
+    resolved: s.resolved,
     emergency: 1 - probs[j].at(-1),
     risk: HIGH_COST.reduce((a, h) => a + probs[j][classIndex.get(h)], 0),
   }));
 }
 
-// Per case, the highest score of each kind, so a grid point is one comparison per case.
+// Per case, the highest score of each kind, so a grid point is one comparison per case. A resolved context join
+// (ADR 0418) refuses only through the suicidal-intent / self-harm risk, as in scoreSegments.
 function summarise(probs) {
   return {
-    message: Math.max(0, ...probs.filter((p) => p.kind === 'message').map((p) => p.emergency)),
+    message: Math.max(0, ...probs.filter((p) => p.kind === 'message' && !p.resolved).map((p) => p.emergency)),
     sentence: Math.max(0, ...probs.filter((p) => p.kind === 'sentence').map((p) => p.emergency)),
     risk: Math.max(0, ...probs.map((p) => p.risk)),
     all: Math.max(0, ...probs.map((p) => p.emergency)),
