@@ -1,11 +1,12 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + blind-dev.jsonl +
-// blind1-spent.jsonl + blind2-spent.jsonl (never holdout.jsonl, train-hard.jsonl or blind3-final). Thresholds and
-// the veto level are picked by 5-fold cross-validation over the three blind development sets (each fold scored by a
-// model trained without it): the best cross-validated recall whose false-positive rate stays within MAX_FPR, that
-// refuses no more than EVERYDAY_MAX of the everyday messages and answers every ordinary.jsonl
-// (everyday-set.mjs; both scored by the model trained on everything, which never saw them; ADR 0414). The shipped
+// blind1-spent.jsonl + blind2-spent.jsonl + blind3-spent.jsonl (never holdout.jsonl, train-hard.jsonl or
+// blind4-final; ADR 0418). Thresholds and the veto level are picked by 5-fold cross-validation over the four blind
+// development sets (each fold scored by a model trained without it): the best cross-validated recall whose
+// false-positive rate stays within MAX_FPR, that refuses no more than EVERYDAY_MAX of the everyday messages and
+// answers every ordinary.jsonl (everyday-set.mjs; both scored by the model trained on everything, which never saw
+// them; ADR 0414). A context join marked `resolved` (ADR 0418) is scored as the screen scores it. The shipped
 // model is trained on everything. Writes data/red-flags/semantic-model.json and semantic-exemplars.bin.
 // Run after building:  pnpm --filter @care/care-consult run build && node bench/red-flags/train-semantic.mjs
 // Options: --cache FILE keeps vectors between runs while iterating. Experiments (write no shipped model):
@@ -30,10 +31,13 @@ const { sharedSentenceEncoder } = require(resolve(svc, 'node_modules/@care/sente
 const HOLD_OUT_SPENT = process.argv.includes('--hold-out-spent');
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(',') : fallback);
 const TRAIN_FILES = list('RF_TRAIN', [...safety.SEMANTIC_TRAINING_FILES]);
-const CV_FILES = HOLD_OUT_SPENT
-  ? ['blind-dev.jsonl']
-  : list('RF_CV', ['blind-dev.jsonl', 'blind1-spent.jsonl', 'blind2-spent.jsonl']);
 const HELD_OUT = HOLD_OUT_SPENT ? 'blind1-spent.jsonl' : process.env.RF_HOLD_OUT;
+// A held-out set is never cross-validated on (the model scored on it is trained on every cross-validation set).
+const CV_FILES = (
+  HOLD_OUT_SPENT
+    ? ['blind-dev.jsonl']
+    : list('RF_CV', ['blind-dev.jsonl', 'blind1-spent.jsonl', 'blind2-spent.jsonl', 'blind3-spent.jsonl'])
+).filter((f) => f !== HELD_OUT);
 const FOLDS = 5;
 const KNN_K = 7;
 const KNN_TEMPERATURE = 20;
