@@ -19,14 +19,17 @@ import { normalizeMessage } from './red-flag-normalize';
 
 // Statements that the scare is over or was not real, on normalised text (contractions expanded, lower case,
 // clauses separated by " / "). Each is bounded: words and single spaces, no open-ended repetition.
-const CLAUSE_END = '(?= /|$)';
+const CLAUSE_END = '(?= /| ,|$)';
 const RESOLUTION: readonly RegExp[] = [
   /\bpanic over\b/,
   /\bfalse alarm\b/,
   /\ball clear\b/,
   new RegExp(`\\bfound it${CLAUSE_END}`),
-  // "that is all resolved now", "it has all settled", "everything is sorted"
-  /\b(?:it|that|this|everything|all) (?:is|has|has been|was) (?:all |now |completely |totally )?(?:resolved|sorted|settled|sorted out|over)\b/,
+  // "that is all resolved now", "it has all settled", "everything is sorted" (at the end of the clause: not "it is
+  // all over his legs", "it has settled on his chest")
+  new RegExp(
+    `\\b(?:it|that|this|everything|all) (?:is|has|has been|was) (?:all |now |completely |totally )?(?:resolved|sorted|settled|sorted out|over)(?: now| down| completely)?${CLAUSE_END}`,
+  ),
   // "it stopped after about 30 seconds", "it has passed": the thing itself ended (not "he stopped breathing")
   new RegExp(
     `\\bit (?:has |had )?(?:stopped|passed|settled|cleared|gone|gone away|worn off)(?: (?:now|on its own|by itself|completely|after (?:about |around |just )?(?:a|an|[a-z0-9]+) (?:seconds?|minutes?|mins?|secs?)))?${CLAUSE_END}`,
@@ -39,9 +42,9 @@ const RESOLUTION: readonly RegExp[] = [
   /\b(?:turns out|turned out|it was|that was) (?:just|only) (?:a|an|the|some|from|because|my|his|her|their)\b/,
   // "the paramedics said it was a faint" only with a benign word: "said it was just", "said nothing is wrong"
   /\b(?:paramedics?|ambulance|crew|doctors?|gp|nurse|midwife|hospital|a and e|consultant|111|vet) (?:said|say|says|told (?:us|me|him|her)|confirmed|think|thinks|checked [a-z]+ (?:over|out) and said)(?: that)? (?:it was|it is|he is|she is|they are|i am|he was|she was|it was a|it is a)? ?(?:just|only|nothing|fine|ok|okay|normal|harmless|not serious|nothing serious)\b/,
-  // "he is home and resting", "they discharged him", "sent us home"
-  /\b(?:he|she|they|we|i) (?:is|are|am|was|were) (?:home|back home|discharged)\b/,
-  /\b(?:discharged|sent (?:him|her|them|us|me) home)\b/,
+  // "he is home and resting", "they discharged him", "she was discharged", "sent us home" (not "she was home alone")
+  /\b(?:he|she|they|we|i) (?:is|are|am) (?:back )?home (?:now|and (?:resting|sleeping|settled|fine|well|safe))\b/,
+  /\bdischarged (?:him|her|them|me|us)\b|\b(?:was|were|got|has been|have been|is|are) discharged\b|\bsent (?:him|her|them|us|me) home\b/,
 ];
 
 // Anything that says the danger is back, worse or ongoing: the join keeps its vote.
@@ -53,7 +56,7 @@ const STILL_QUESTION = /\b(?:should|do|can|could) (?:i|we) still\b/g;
 const CONDITIONAL = /\b(?:if|unless|until|once|whether|when|in case)\b/;
 const NEGATED_BEFORE = /\b(?:not|no|never|no longer|nothing|hardly)(?: [a-z]+)?$/;
 
-// Earlier turns about something swallowed, taken or self-inflicted: looking well later does not resolve them.
+// Turns about something swallowed, taken or self-inflicted: looking well later does not resolve them.
 const LATENT_DANGER =
   /\b(?:swallow\w*|overdos\w*|overdid|od|too (?:many|much)|took (?:[0-9]+|all|the whole|a whole|lots|loads|a handful|handfuls|a bunch|an? (?:packet|pack|box|bottle|strip))|pills?|tablets?|capsules?|medicines?|medication|insulin|paracetamol|drunk|batter(?:y|ies)|magnets?|poison\w*|bleach|detergent|chemicals?|fumes|carbon monoxide|suicid\w*|kill (?:my|him|her|them)sel(?:f|ves)|end (?:it|my life|things)|goodbyes?|self harm\w*|cut (?:myself|himself|herself)|cutting|hurt (?:myself|himself|herself)|hurting (?:myself|himself|herself)|bridge|ledge|rope|noose)\b/;
 
@@ -82,7 +85,7 @@ export function resolvesEarlierScare(latest: string, earlier: readonly string[] 
     if (statesResolution(text, /\?\s*$/.test(raw))) resolved = true;
   }
   if (!resolved) return false;
-  return !earlier.some(
+  return ![latest, ...earlier].some(
     (m) => typeof m === 'string' && LATENT_DANGER.test(normalizeMessage(m).text.toLowerCase()),
   );
 }

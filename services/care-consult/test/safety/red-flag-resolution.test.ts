@@ -45,6 +45,9 @@ describe('resolvesEarlierScare', () => {
     "he's fine now",
     'I found him on the bathroom floor',
     'it has gone into my jaw now',
+    "it's all over his legs now",
+    'she was home alone when it happened',
+    'found it, the empty bottle of paracetamol next to him',
     // nothing to do with a resolution
     'my chest is crushing and I am sweating',
     '',
