@@ -1,11 +1,12 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + blind-dev.jsonl +
-// blind1-spent.jsonl + blind2-spent.jsonl (never holdout.jsonl, train-hard.jsonl or blind3-final). Thresholds and
-// the veto level are picked by 5-fold cross-validation over the three blind development sets (each fold scored by a
-// model trained without it): the best cross-validated recall whose false-positive rate stays within MAX_FPR, that
-// refuses no more than EVERYDAY_MAX of the everyday messages and answers every ordinary.jsonl
-// (everyday-set.mjs; both scored by the model trained on everything, which never saw them; ADR 0414). The shipped
+// blind1-spent.jsonl + blind2-spent.jsonl + blind3-spent.jsonl (never holdout.jsonl, train-hard.jsonl or
+// blind4-final; ADR 0418). Thresholds and the veto level are picked by 5-fold cross-validation over the four blind
+// development sets (each fold scored by a model trained without it): the best cross-validated recall whose
+// false-positive rate stays within MAX_FPR, that refuses no more than EVERYDAY_MAX of the everyday messages and
+// answers every ordinary.jsonl (everyday-set.mjs; both scored by the model trained on everything, which never saw
+// them; ADR 0414). A context join marked `resolved` (ADR 0418) is scored as the screen scores it. The shipped
 // model is trained on everything. Writes data/red-flags/semantic-model.json and semantic-exemplars.bin.
 // Run after building:  pnpm --filter @care/care-consult run build && node bench/red-flags/train-semantic.mjs
 // Options: --cache FILE keeps vectors between runs while iterating. Experiments (write no shipped model):
@@ -30,10 +31,13 @@ const { sharedSentenceEncoder } = require(resolve(svc, 'node_modules/@care/sente
 const HOLD_OUT_SPENT = process.argv.includes('--hold-out-spent');
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(',') : fallback);
 const TRAIN_FILES = list('RF_TRAIN', [...safety.SEMANTIC_TRAINING_FILES]);
-const CV_FILES = HOLD_OUT_SPENT
-  ? ['blind-dev.jsonl']
-  : list('RF_CV', ['blind-dev.jsonl', 'blind1-spent.jsonl', 'blind2-spent.jsonl']);
 const HELD_OUT = HOLD_OUT_SPENT ? 'blind1-spent.jsonl' : process.env.RF_HOLD_OUT;
+// A held-out set is never cross-validated on (the model scored on it is trained on every cross-validation set).
+const CV_FILES = (
+  HOLD_OUT_SPENT
+    ? ['blind-dev.jsonl']
+    : list('RF_CV', ['blind-dev.jsonl', 'blind1-spent.jsonl', 'blind2-spent.jsonl', 'blind3-spent.jsonl'])
+).filter((f) => f !== HELD_OUT);
 const FOLDS = 5;
 const KNN_K = 7;
 const KNN_TEMPERATURE = 20;
@@ -69,7 +73,7 @@ async function caseSegments(c) {
   const plan = semantic.planConversation(c.text, c.context ?? []);
   const vectors = await embedAll(plan.texts);
   const segVecs = semantic.segmentVectors(plan, vectors, 512);
-  return plan.segments.map((s, i) => ({ kind: s.kind, vector: segVecs[i] }));
+  return plan.segments.map((s, i) => ({ kind: s.kind, resolved: s.resolved === true, vector: segVecs[i] }));
 }
 
 // Training rows: every message-level segment of every case (the message, and its join with earlier turns);
@@ -322,8 +326,11 @@ async function scoreHeldOut(model, file) {
       line.push(`${cat ?? 'FP'} ${(of.filter((i) => fired[i]).length / of.length).toFixed(2)}/${of.length}`);
   }
   const em = cases.map((c, i) => i).filter((i) => cases[i].label !== null);
+  const tp = em.filter((i) => fired[i]).length;
+  const neg = cases.length - em.length;
+  const fp = cases.filter((c, i) => c.label === null && fired[i]).length;
   console.log(
-    `held out ${file}: recall ${(em.filter((i) => fired[i]).length / em.length).toFixed(3)} | ${line.join(' | ')}`,
+    `held out ${file}: recall ${(tp / em.length).toFixed(3)} (${tp}/${em.length}), FP ${fp}/${neg} | ${line.join(' | ')}`,
   );
 }
 
@@ -336,15 +343,17 @@ async function segmentScores(m, c) {
   );
   return segs.map((s, j) => ({
     kind: s.kind,
+    resolved: s.resolved,
     emergency: 1 - probs[j].at(-1),
     risk: HIGH_COST.reduce((a, h) => a + probs[j][classIndex.get(h)], 0),
   }));
 }
 
-// Per case, the highest score of each kind, so a grid point is one comparison per case.
+// Per case, the highest score of each kind, so a grid point is one comparison per case. A resolved context join
+// (ADR 0418) refuses only through the suicidal-intent / self-harm risk, as in scoreSegments.
 function summarise(probs) {
   return {
-    message: Math.max(0, ...probs.filter((p) => p.kind === 'message').map((p) => p.emergency)),
+    message: Math.max(0, ...probs.filter((p) => p.kind === 'message' && !p.resolved).map((p) => p.emergency)),
     sentence: Math.max(0, ...probs.filter((p) => p.kind === 'sentence').map((p) => p.emergency)),
     risk: Math.max(0, ...probs.map((p) => p.risk)),
     all: Math.max(0, ...probs.map((p) => p.emergency)),

@@ -15,6 +15,7 @@ export {
   loadSemanticModel,
   type SemanticModel,
 } from './red-flag-semantic';
+export { resolvesEarlierScare } from './red-flag-resolution';
 export {
   messageTexts,
   planConversation,

@@ -1,3 +1,5 @@
+import { resolvesEarlierScare } from './red-flag-resolution';
+
 /**
  * What the semantic stage of the red-flag screen reads, and how: the texts to embed for one request (the latest
  * message, or its sentences when it has several; the last earlier user turns cut the same way) and how the vectors
@@ -13,6 +15,11 @@ export interface Segment {
   kind: 'message' | 'sentence';
   /** The segment's vector is the normalised weighted sum of these embedded texts' vectors. */
   parts: readonly { index: number; weight: number }[];
+  /**
+   * Set on the context join when the latest message says the earlier scare is over ({@link resolvesEarlierScare}):
+   * the join may not refuse on its emergency score (it still counts for suicidal intent and self-harm).
+   */
+  resolved?: true;
 }
 
 /** The texts to embed in one batch, and the segments scored from their vectors. */
@@ -73,7 +80,8 @@ export function messageTexts(message: string): string[] {
 /**
  * Plans one request: the latest message as a whole (the mean of its texts), each of its sentences when there are
  * several, and its join with the last two earlier user turns (the mean of the three turns' vectors: a cue split
- * across turns). A copy of the latest message among the earlier turns is ignored.
+ * across turns). A copy of the latest message among the earlier turns is ignored. When the latest message says the
+ * earlier scare is over, the join is marked `resolved` (ADR 0418).
  */
 export function planConversation(latest: string, earlier: readonly string[] = []): ConversationPlan {
   const texts: string[] = [];
@@ -101,6 +109,7 @@ export function planConversation(latest: string, earlier: readonly string[] = []
       text: [...previous, latest].map((m) => m.trim()).join('\n'),
       kind: 'message',
       parts: turns.flatMap((turn) => turn.map((index) => ({ index, weight: 1 / turn.length }))),
+      ...(resolvesEarlierScare(latest, previous) ? { resolved: true as const } : {}),
     });
   }
   return { texts, segments };

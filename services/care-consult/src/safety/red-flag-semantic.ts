@@ -236,7 +236,8 @@ export function scoreSegments(
     const emergency = 1 - p[noneIndex]!;
     highest = Math.max(highest, emergency);
     const threshold = segment.kind === 'sentence' ? model.sentenceThreshold : model.messageThreshold;
-    consider(segment, p, emergency, emergency - threshold, emergencyClasses);
+    // A context join whose latest message resolves the earlier scare does not outvote the latest message alone.
+    if (!segment.resolved) consider(segment, p, emergency, emergency - threshold, emergencyClasses);
     if (highCost.length > 0 && model.highCost) {
       const risk = highCost.reduce((a, c) => a + p[c]!, 0);
       consider(segment, p, risk, risk - model.highCost.threshold, highCost);

@@ -132,6 +132,8 @@ describe('red-flag detector: what it must not fire on', () => {
         "I'm dying to know",
         "I'm dead tired",
         'this traffic gives me a heart attack',
+        "I'm choking on the pile of paperwork this week",
+        'my boss was frothing at the mouth over the budget',
       ],
     ],
     [
@@ -165,6 +167,12 @@ describe('red-flag detector: what it must not fire on', () => {
     expect(categoryOf("no chest pain, but I can't breathe")).toBe('breathing_difficulty');
     expect(categoryOf('I had a stroke in 2015 and now my face is drooping again')).toBe('stroke_fast');
     expect(categoryOf("I'm not sure what's going on but her face is drooping")).toBe('stroke_fast');
+  });
+
+  it('keeps choking on food and foaming at the mouth next to the overload and anger idioms (ADR 0418)', () => {
+    expect(categoryOf("he's choking on a piece of toast and can't cough")).toBe('breathing_difficulty');
+    expect(categoryOf('she is on the floor jerking and foaming at the mouth')).toBe('seizure');
+    expect(categoryOf('choking on my emails lol')).toBeNull();
   });
 
   it('takes a suicidal "if" seriously unless it is a joke or about someone else', () => {

@@ -159,6 +159,29 @@ describe('RedFlagScreen', () => {
     expect(hit).toMatchObject({ reason: 'emergency_red_flag', message: expect.stringMatching(/112/) });
   });
 
+  // Written for this test (ADR 0418): the earlier turns alarm, the latest message says it is over.
+  const chest = ['my dad says his chest feels tight and heavy', 'he is 70 and sweating a lot'];
+  const fit = ['my toddler had a fit on the sofa', 'she went stiff and jerked for a minute'];
+  const collapse = [
+    'my husband just collapsed in the kitchen and he is not answering me',
+    'I am trying to wake him up',
+  ];
+
+  it.each([
+    [chest, 'The paramedics said it was just a panic attack, they have gone now.'],
+    [fit, 'It has all settled now, found it. Thanks.'],
+  ])('answers a follow-up that says the scare is over: %j then %s', async (earlier, latest) => {
+    expect(await screen.screen(latest, earlier)).toBeNull();
+  });
+
+  it.each([
+    [collapse, "he was fine but now he's collapsed again"],
+    [collapse, "he was fine for a minute but now he's not breathing"],
+    [chest, 'panic over, found his tablets. now his face is drooping on one side'],
+  ])('still refuses when the danger is back or new: %j then %s', async (earlier, latest) => {
+    expect(await screen.screen(latest, earlier)).toMatchObject({ reason: 'emergency_red_flag' });
+  });
+
   it('keeps the rules: a rule hit is refused with its category', async () => {
     const hit = await screen.screen("my dad's face is drooping and he can't lift his arm");
     expect(hit?.category).toBe('stroke_fast');

@@ -29,7 +29,9 @@ export const BREATHING_CUES: readonly CueSpec[] = [
     id: 'breath.choking',
     re: 'choking(?! (?:back|up|on (?:my|his|her|their) (?:words|tears|laughter)))',
     stems: words('choking'),
-    unless: /\b(words|tears|laughter|laughing|lol)\b/,
+    // "choking on all these forms", "choking on the amount of emails": an overload, not an airway (ADR 0418)
+    unless:
+      /\b(words|tears|laughter|laughing|lol)\b|\bchoking on (?:(?:the (?:amount|number|volume|pile) of|all (?:the|these|those|this|that|my)|so many|so much|my|these|those|this|the) )?(?:e ?mails?|inbox|work|workload|paperwork|admin|forms|deadlines|bills|debts?|messages|notifications|assignments|homework|red tape|bureaucracy|jargon)\b/,
   },
   {
     id: 'breath.blue',

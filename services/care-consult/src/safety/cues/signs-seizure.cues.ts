@@ -94,5 +94,11 @@ export const SEIZURE_CUES: readonly CueSpec[] = [
     re: `eyes${gap(2)} (?:rolled|rolling|rolled back|rolling back|rolled up|glazed)`,
     stems: words('eyes'),
   },
-  { id: 'sz.foam', re: '(?:foaming|frothing) at the mouth', stems: words('foaming frothing') },
+  {
+    id: 'sz.foam',
+    re: '(?:foaming|frothing) at the mouth',
+    stems: words('foaming frothing'),
+    // "foaming at the mouth about the referee's decision": anger, not a seizure (ADR 0418)
+    unless: /\b(?:foaming|frothing) at the mouth (?:about|over|at|with (?:rage|anger|fury))\b/,
+  },
 ];

@@ -1,0 +1,100 @@
+import { normalizeMessage } from './red-flag-normalize';
+
+/**
+ * The resolution signal of the red-flag screen (ADR 0418): a follow-up turn that says an earlier scare is over
+ * ("Found it, panic over!", "That's all resolved now", "The paramedics said it was just a faint"). For such a turn
+ * the semantic stage's context join (the earlier turns joined with the latest message) may not refuse on its own
+ * score: it still counts for the suicidal-intent and self-harm check and for the veto, and the latest message and
+ * its sentences are scored as always, so a new danger in the latest message still refuses.
+ *
+ * Deliberately narrow, because a missed emergency costs more than a needless refusal:
+ * - only explicit statements that the scare is over or was not real; "he's fine now" is not one (a child who
+ *   swallowed a button battery looks fine);
+ * - none when the latest message also says it came back or got worse ("again", "worse", "still", "but", ...);
+ * - none in a question or a condition ("is it a false alarm?", "if it has stopped");
+ * - none negated ("she is not back to normal");
+ * - none when an earlier turn speaks of something swallowed, taken or done to oneself (overdose, poisoning,
+ *   self-harm, suicide): looking well does not end those.
+ */
+
+// Statements that the scare is over or was not real, on normalised text (contractions expanded, lower case,
+// clauses separated by " / "). Each is bounded: words and single spaces, no open-ended repetition.
+const CLAUSE_END = '(?= /| ,|$)';
+const RESOLUTION: readonly RegExp[] = [
+  /\bpanic over\b/,
+  /\bfalse alarm\b/,
+  /\ball clear\b/,
+  new RegExp(`\\bfound it${CLAUSE_END}`),
+  // "that is all resolved now", "it has all settled", "everything is sorted" (at the end of the clause: not "it is
+  // all over his legs", "it has settled on his chest")
+  new RegExp(
+    `\\b(?:it|that|this|everything|all) (?:is|has|has been|was) (?:all |now |completely |totally )?(?:resolved|sorted|settled|sorted out|over)(?: now| down| completely)?${CLAUSE_END}`,
+  ),
+  // "it stopped after about 30 seconds", "it has passed": the thing itself ended (not "he stopped breathing")
+  new RegExp(
+    `\\bit (?:has |had )?(?:stopped|passed|settled|cleared|gone|gone away|worn off)(?: (?:now|on its own|by itself|completely|after (?:about |around |just )?(?:a|an|[a-z0-9]+) (?:seconds?|minutes?|mins?|secs?)))?${CLAUSE_END}`,
+  ),
+  /\bback to (?:normal|himself|herself|themselves|myself|her usual self|his usual self|her normal self|his normal self)\b/,
+  // "he is sat up and chatting", "she is sitting up talking"
+  /\b(?:sat|sitting) up (?:and )?(?:chatting|talking|laughing|joking|eating|drinking)\b/,
+  // "turns out it was just red dye", "it was just a dream", "it was only a nightmare"
+  /\b(?:turns out|turned out|it was|that was)(?: just| only)? (?:nothing|not serious)\b/,
+  /\b(?:turns out|turned out|it was|that was) (?:just|only) (?:a|an|the|some|from|because|my|his|her|their)\b/,
+  // "the paramedics said it was a faint" only with a benign word: "said it was just", "said nothing is wrong"
+  /\b(?:paramedics?|ambulance|crew|doctors?|gp|nurse|midwife|hospital|a and e|consultant|111|vet) (?:said|say|says|told (?:us|me|him|her)|confirmed|think|thinks|checked [a-z]+ (?:over|out) and said)(?: that)? (?:it was|it is|he is|she is|they are|i am|he was|she was|it was a|it is a)? ?(?:just|only|nothing|fine|ok|okay|normal|harmless|not serious|nothing serious)\b/,
+  // "he is home and resting", "they discharged him", "she was discharged", "sent us home" (not "she was home alone")
+  /\b(?:he|she|they|we|i) (?:is|are|am) (?:back )?home (?:now|and (?:resting|sleeping|settled|fine|well|safe))\b/,
+  /\bdischarged (?:him|her|them|me|us)\b|\b(?:was|were|got|has been|have been|is|are) discharged\b|\bsent (?:him|her|them|us|me) home\b/,
+];
+
+// Anything that says the danger is back, worse or ongoing: the join keeps its vote.
+const RELAPSE =
+  /\b(?:again|worse|worsening|still|but|however|although|though|except|started|starting|restarted|returned|come back|came back|coming back|another|anymore|any more|not breathing|collapsed|unconscious|wont wake|will not wake|cannot wake|cant wake)\b/;
+// "should I still log it?" asks about a record, not an ongoing danger.
+const STILL_QUESTION = /\b(?:should|do|can|could) (?:i|we) still\b/g;
+// A resolution inside a question or condition is not a statement that it is over.
+const CONDITIONAL = /\b(?:if|unless|until|once|whether|when|in case)\b/;
+const NEGATED_BEFORE = /\b(?:not|no|never|no longer|nothing|hardly)(?: [a-z]+)?$/;
+
+// Turns about something swallowed, taken or self-inflicted: looking well later does not resolve them.
+const LATENT_DANGER =
+  /\b(?:swallow\w*|overdos\w*|overdid|od|too (?:many|much)|took (?:[0-9]+|all|the whole|a whole|lots|loads|a handful|handfuls|a bunch|an? (?:packet|pack|box|bottle|strip))|pills?|tablets?|capsules?|medicines?|medication|insulin|paracetamol|drunk|batter(?:y|ies)|magnets?|poison\w*|bleach|detergent|chemicals?|fumes|carbon monoxide|suicid\w*|kill (?:my|him|her|them)sel(?:f|ves)|end (?:it|my life|things)|goodbyes?|self harm\w*|cut (?:myself|himself|herself)|cutting|hurt (?:myself|himself|herself)|hurting (?:myself|himself|herself)|bridge|ledge|rope|noose)\b/;
+
+/** True when `sentence` (normalised) states that a scare is over, outside a question, condition or negation. */
+function statesResolution(sentence: string, question: boolean): boolean {
+  if (question || CONDITIONAL.test(sentence)) return false;
+  return RESOLUTION.some((re) => {
+    const m = re.exec(sentence);
+    return m !== null && !NEGATED_BEFORE.test(sentence.slice(0, m.index).trimEnd());
+  });
+}
+
+/**
+ * Whether the latest message says the scare of the earlier turns is over (see the module comment), so the
+ * context join may not refuse on its own. Never throws; false for anything it does not recognise.
+ */
+export function resolvesEarlierScare(latest: string, earlier: readonly string[] = []): boolean {
+  if (typeof latest !== 'string' || latest.trim() === '') return false;
+  const sentences = splitRaw(latest);
+  let resolved = false;
+  for (const raw of sentences) {
+    const text = normalizeMessage(raw).text.toLowerCase().replace(/ \| /g, ' / ');
+    const lower = raw.toLowerCase().replace(/[\u2018\u2019']/g, '');
+    if (RELAPSE.test(text.replace(STILL_QUESTION, '')) || RELAPSE.test(lower.replace(STILL_QUESTION, '')))
+      return false;
+    if (statesResolution(text, /\?\s*$/.test(raw))) resolved = true;
+  }
+  if (!resolved) return false;
+  return ![latest, ...earlier].some(
+    (m) => typeof m === 'string' && LATENT_DANGER.test(normalizeMessage(m).text.toLowerCase()),
+  );
+}
+
+/** Raw sentences, split after . ! ? and at line breaks, keeping the question mark to tell questions apart. */
+function splitRaw(text: string): string[] {
+  return text
+    .slice(0, 2000)
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
