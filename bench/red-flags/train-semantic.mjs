@@ -188,14 +188,19 @@ for (let f = 0; f < FOLDS; f++) {
   for (const [c, i] of held) devProbs[i] = await segmentScores(model, c);
   console.log(`fold ${f + 1}/${FOLDS} trained`);
 }
-const rules = dev.map((c) => safety.detectRedFlag(c.text, c.context) !== null);
+// A rule hit on a firm cue (no breathing, an overdose amount) cannot be vetoed (ADR 0419): 'firm', 'soft' or null.
+const ruleOf = (c) => {
+  const r = safety.detectRedFlagRule(c.text, c.context);
+  return r ? (r.firm ? 'firm' : 'soft') : null;
+};
+const rules = dev.map(ruleOf);
 const model = await train(await rowsOf([...base, ...dev]));
 // Messages outside training, scored by the model trained on everything: per case, its summary and rule verdict.
 async function scoredByModel(cases) {
   const out = [];
   for (const c of cases) {
     out.push({
-      rule: safety.detectRedFlag(c.text, c.context) !== null,
+      rule: ruleOf(c),
       summary: summarise(await segmentScores(model, c)),
     });
   }
@@ -212,7 +217,11 @@ const emergencies = dev.filter((c) => c.label !== null).length;
 const negatives = dev.length - emergencies;
 const summary = devProbs.map(summarise);
 const fires = (r, x, rule) =>
-  x.message >= r.mt || x.sentence >= r.st || x.risk >= r.ht || (rule && x.all >= r.veto);
+  x.message >= r.mt ||
+  x.sentence >= r.st ||
+  x.risk >= r.ht ||
+  rule === 'firm' ||
+  (rule !== null && x.all >= r.veto);
 const firedAt = (r, i) => fires(r, summary[i], rules[i]);
 const everydayRate = (r) =>
   everydayScored.filter((x) => fires(r, x.summary, x.rule)).length / everyday.length;
@@ -316,7 +325,7 @@ async function scoreHeldOut(model, file) {
       segs.map((s) => s.vector),
     );
     fired.push(
-      verdict !== null || (safety.detectRedFlag(c.text, c.context) !== null && highest >= model.vetoBelow),
+      verdict !== null || ruleOf(c) === 'firm' || (ruleOf(c) !== null && highest >= model.vetoBelow),
     );
   }
   const line = [];

@@ -1,6 +1,6 @@
 // Public surface of the safety circuit breaker: the detector, its types, and the labelled-set scoring
 // used by the tests and bench/red-flags.
-export { detectRedFlag } from './red-flag-detector';
+export { detectRedFlag, detectRedFlagRule } from './red-flag-detector';
 export { RED_FLAG_ADVICE } from './red-flag-advice';
 export {
   RedFlagScreen,

@@ -17,6 +17,12 @@ export interface CueSpec extends CueContextFlags {
   stems: readonly string[];
   /** Look-alike or idiom test on the whole sentence; a hit discards the match. */
   unless?: RegExp;
+  /**
+   * A sign that a person is in danger now, too concrete to be a passing mention (no breathing or pulse, an overdose
+   * amount taken): a rule hit that uses it stands whatever the semantic stage scores. Other rule hits can be vetoed
+   * when every segment scores below the model's `vetoBelow` (ADR 0419).
+   */
+  firm?: boolean;
   /** Bounds for the first numeric capture group (pill counts, weeks of pregnancy). */
   min?: number;
   max?: number;

@@ -93,6 +93,7 @@ function withinBounds(spec: CueSpec, match: RegExpExecArray): boolean {
 interface FeatureHit {
   match: string;
   latest: boolean;
+  firm: boolean;
 }
 
 function collectFeatures(norm: NormalizedMessage, latest: boolean, into: Map<string, FeatureHit>): void {
@@ -113,14 +114,16 @@ function collectFeatures(norm: NormalizedMessage, latest: boolean, into: Map<str
         if (spec.unless.test(norm.text.slice(sentence.start, sentence.end))) continue;
       }
       if (suppression({ norm, clause, start: m.index, end: m.index + m[0].length }, spec) !== null) continue;
-      into.set(spec.id, { match: m[0], latest });
+      into.set(spec.id, { match: m[0], latest, firm: spec.firm === true });
       break;
     }
   }
 }
 
-function firedCategories(features: Map<string, FeatureHit>): Map<RedFlagCategory, string> {
-  const fired = new Map<RedFlagCategory, string>();
+function firedCategories(
+  features: Map<string, FeatureHit>,
+): Map<RedFlagCategory, { matched: string; firm: boolean }> {
+  const fired = new Map<RedFlagCategory, { matched: string; firm: boolean }>();
   for (const rule of CATEGORY_RULES) {
     if (fired.has(rule.category) || !rule.all[0]!.some((id) => features.has(id))) continue;
     const used: FeatureHit[] = [];
@@ -134,10 +137,10 @@ function firedCategories(features: Map<string, FeatureHit>): Map<RedFlagCategory
       used.push(pick);
     }
     if (used.length === rule.all.length && used.some((h) => h.latest)) {
-      fired.set(
-        rule.category,
-        [...new Set(used.map((h) => h.match))].join(' + ').slice(0, MAX_MATCHED_CHARS),
-      );
+      fired.set(rule.category, {
+        matched: [...new Set(used.map((h) => h.match))].join(' + ').slice(0, MAX_MATCHED_CHARS),
+        firm: used.some((h) => h.firm),
+      });
     }
   }
   return fired;
@@ -150,6 +153,17 @@ function firedCategories(features: Map<string, FeatureHit>): Map<RedFlagCategory
  * frame, or null. Never throws; no model, no network, no I/O.
  */
 export function detectRedFlag(latestUserMessage: string, recentUserMessages?: string[]): RedFlagHit | null {
+  return detectRedFlagRule(latestUserMessage, recentUserMessages)?.hit ?? null;
+}
+
+/**
+ * {@link detectRedFlag} with whether the hit rests on a firm cue (a present danger sign the semantic stage may not
+ * veto, ADR 0419). For the screen; the hit itself is the same.
+ */
+export function detectRedFlagRule(
+  latestUserMessage: string,
+  recentUserMessages?: string[],
+): { hit: RedFlagHit; firm: boolean } | null {
   const latest = typeof latestUserMessage === 'string' ? latestUserMessage : '';
   const features = new Map<string, FeatureHit>();
   collectFeatures(normalizeMessage(latest), true, features);
@@ -162,9 +176,15 @@ export function detectRedFlag(latestUserMessage: string, recentUserMessages?: st
   }
   const fired = firedCategories(features);
   for (const category of CATEGORY_PRIORITY) {
-    const matched = fired.get(category);
-    if (matched !== undefined) {
-      return { category, reason: 'emergency_red_flag', message: RED_FLAG_ADVICE[category], matched };
+    const found = fired.get(category);
+    if (found !== undefined) {
+      const hit: RedFlagHit = {
+        category,
+        reason: 'emergency_red_flag',
+        message: RED_FLAG_ADVICE[category],
+        matched: found.matched,
+      };
+      return { hit, firm: found.firm };
     }
   }
   return null;

@@ -1,6 +1,6 @@
 import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import { RED_FLAG_ADVICE } from './red-flag-advice';
-import { detectRedFlag } from './red-flag-detector';
+import { detectRedFlagRule } from './red-flag-detector';
 import { planConversation, segmentVectors } from './red-flag-segments';
 import { loadSemanticModel, scoreSegments, type SemanticModel } from './red-flag-semantic';
 import type { RedFlagHit } from './red-flag-types';
@@ -66,7 +66,10 @@ export class RedFlagScreen {
     const earlier = Array.isArray(earlierUserMessages)
       ? earlierUserMessages.filter((m): m is string => typeof m === 'string')
       : [];
-    const rule = detectRedFlag(latest, earlier);
+    const ruled = detectRedFlagRule(latest, earlier);
+    const rule = ruled?.hit ?? null;
+    // A firm sign (no breathing, an overdose amount) stands whatever the semantic stage says (ADR 0419).
+    if (ruled?.firm) return rule;
     const plan = planConversation(latest, earlier);
     if (plan.segments.length === 0) return rule;
     let vectors: number[][];

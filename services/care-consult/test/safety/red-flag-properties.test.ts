@@ -4,6 +4,7 @@ import {
   SEMANTIC_CLASSES,
   classProbabilities,
   detectRedFlag,
+  detectRedFlagRule,
   loadLabelledFile,
   type RedFlagCategory,
   type SemanticModel,
@@ -134,7 +135,11 @@ describe('red-flag detector properties', () => {
         fc.array(fc.oneof(text, fc.constant(undefined as unknown as string)), { maxLength: 5 }),
         (latest, recent) => {
           const hit = detectRedFlag(latest, recent);
+          // The screen's view of the rules is the same hit, with whether it rests on a firm cue (ADR 0419).
+          const ruled = detectRedFlagRule(latest, recent);
+          expect(ruled?.hit ?? null).toEqual(hit);
           if (hit === null) return;
+          expect(typeof ruled!.firm).toBe('boolean');
           expect(RED_FLAG_CATEGORIES).toContain(hit.category);
           expect(hit.reason).toBe('emergency_red_flag');
           expect(hit.message.length).toBeGreaterThan(40);

@@ -91,6 +91,7 @@ export const UNRESPONSIVE_CUES: readonly CueSpec[] = [
     re: `(?:is not|not|stopped|has stopped|is barely|barely|no longer) breathing(?! (?:through|in through|out|properly through))|(?:do not|does not|not) think (?:he|she|they|it) (?:is|are) breathing|no pulse|(?:cannot|could not) (?:find|feel) (?:a |his |her |their |any )?pulse|heart${gap(1)} (?:has )?stopped(?: beating)?`,
     stems: words('breathing pulse heart'),
     unless: /\b(when i (saw|heard|read|got)|for a (second|moment)|skipped|bill|exam|results|news)\b/,
+    firm: true,
   },
   {
     id: 'unr.passedout',

@@ -28,6 +28,7 @@ export const OVERDOSE_CUES: readonly CueSpec[] = [
     re: `(?:took|taken|take|swallowed|swallow|ate|had|downed|popped|taking|injected|drank|necked)(?: like| about| around| maybe| over| nearly| almost| at least| probably)? (\\d+|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|twenty|thirty|forty|fifty|sixty|seventy|a hundred|a dozen|dozens|two dozen)(?! (?:mg|ml|mcg|g|iu|grams?|milligrams?|units?|percent|minutes|mins|hours|days|years|weeks|times|am|pm)\\b)${gap(3)} ${DRUGS}`,
     stems: DRUG_STEMS,
     min: 8,
+    firm: true,
   },
   {
     id: 'od.bulk',
@@ -35,6 +36,7 @@ export const OVERDOSE_CUES: readonly CueSpec[] = [
     stems: words(
       'boxes packs packets bottles strips blisters sheets whole entire full all many much loads lots lot handful handfuls bunch load',
     ),
+    firm: true,
   },
   {
     id: 'od.child',
