@@ -1,5 +1,8 @@
 export {
   type SentenceEncoderOptions,
+  type SentenceModel,
+  loadUseLite,
+  releaseWeightBuffer,
   SENTENCE_DIMENSION,
   SentenceEncoder,
   SentenceEncoderUnavailableError,

