@@ -21,7 +21,10 @@ export function planBatches(
   best[0] = 0;
   for (let end = 1; end <= n; end++) {
     const longest = Math.max(1, lengths[order[end - 1]!]!);
-    const size = Math.max(1, Math.min(options.maxBatch, Math.floor((options.maxPadded ?? Infinity) / longest)));
+    const size = Math.max(
+      1,
+      Math.min(options.maxBatch, Math.floor((options.maxPadded ?? Infinity) / longest)),
+    );
     for (let start = Math.max(0, end - size); start < end; start++) {
       const cost = best[start]! + options.overhead + (end - start) * longest;
       if (cost < best[end]!) {

@@ -260,7 +260,12 @@ export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}):
   for (const [i, p] of paths.entries()) {
     const file = await open(join(dir, p));
     try {
-      const { bytesRead } = await file.read(new Uint8Array(memory.buffer, offset, sizes[i]!), 0, sizes[i]!, 0);
+      const { bytesRead } = await file.read(
+        new Uint8Array(memory.buffer, offset, sizes[i]!),
+        0,
+        sizes[i]!,
+        0,
+      );
       if (bytesRead !== sizes[i]) throw new Error(`short read of ${p}`);
     } finally {
       await file.close();

@@ -127,7 +127,6 @@ describe('planBatches', () => {
     ]);
   });
 
-
   it('covers every text once, keeps within the batch size, and is never dearer than one call per text or one call for all', () => {
     fc.assert(
       fc.property(

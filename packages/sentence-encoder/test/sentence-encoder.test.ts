@@ -69,7 +69,9 @@ describe('loading USE-lite', () => {
     expect(model.model.artifacts.weightData).toBeUndefined();
     expect(releaseWeightBuffer(model)).toBe(0);
     expect(releaseWeightBuffer({ embed: async () => [] })).toBe(0);
-    expect(releaseWeightBuffer({ model: { artifacts: { weightData: [new ArrayBuffer(4), new ArrayBuffer(8)] } } })).toBe(12);
+    expect(
+      releaseWeightBuffer({ model: { artifacts: { weightData: [new ArrayBuffer(4), new ArrayBuffer(8)] } } }),
+    ).toBe(12);
   });
 });
 
