@@ -4,11 +4,14 @@
  * `overhead + size * longest`, in characters. Sorted by length, the best split into consecutive runs is found
  * exactly by dynamic programming (n is a few dozen at most).
  *
+ * `maxPadded` bounds one call's padded size (`size * longest`; a longer text still goes alone): the WASM heap grows
+ * to fit the largest call's activations and never shrinks, so this bounds the process's memory, not only the call's.
+ *
  * Returns the texts' indexes, grouped per call (shortest texts first).
  */
 export function planBatches(
   lengths: readonly number[],
-  options: { overhead: number; maxBatch: number },
+  options: { overhead: number; maxBatch: number; maxPadded?: number },
 ): number[][] {
   const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
   const n = order.length;
@@ -18,7 +21,11 @@ export function planBatches(
   best[0] = 0;
   for (let end = 1; end <= n; end++) {
     const longest = Math.max(1, lengths[order[end - 1]!]!);
-    for (let start = Math.max(0, end - options.maxBatch); start < end; start++) {
+    const size = Math.max(
+      1,
+      Math.min(options.maxBatch, Math.floor((options.maxPadded ?? Infinity) / longest)),
+    );
+    for (let start = Math.max(0, end - size); start < end; start++) {
       const cost = best[start]! + options.overhead + (end - start) * longest;
       if (cost < best[end]!) {
         best[end] = cost;

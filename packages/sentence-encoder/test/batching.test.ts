@@ -96,6 +96,37 @@ describe('SentenceEncoder batching of concurrent calls', () => {
 });
 
 describe('planBatches', () => {
+  it('keeps every call within maxPadded (texts x longest), except a text longer than that, which goes alone', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 0, max: 200 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 2000 }),
+        (lengths, overhead, maxBatch, maxPadded) => {
+          const plan = planBatches(lengths, { overhead, maxBatch, maxPadded });
+          expect(plan.flat().sort((a, b) => a - b)).toEqual(lengths.map((_, i) => i));
+          for (const call of plan) {
+            expect(call.length).toBeLessThanOrEqual(maxBatch);
+            const padded = call.length * Math.max(1, ...call.map((i) => lengths[i]!));
+            if (call.length > 1) expect(padded).toBeLessThanOrEqual(maxPadded);
+          }
+        },
+      ),
+    );
+  });
+
+  it('plans as before when the cap is not reached', () => {
+    const lengths = [5, 40, 12, 200, 90, 7, 33];
+    expect(planBatches(lengths, { overhead: 96, maxBatch: 32, maxPadded: 4096 })).toEqual(
+      planBatches(lengths, { overhead: 96, maxBatch: 32 }),
+    );
+    expect(planBatches([100, 100, 100, 100], { overhead: 1000, maxBatch: 32, maxPadded: 250 })).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
+  });
+
   it('covers every text once, keeps within the batch size, and is never dearer than one call per text or one call for all', () => {
     fc.assert(
       fc.property(

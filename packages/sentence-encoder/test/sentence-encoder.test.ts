@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { cosine, normalize, SENTENCE_DIMENSION, SentenceEncoder, sharedSentenceEncoder } from '../src';
+import {
+  cosine,
+  loadUseLite,
+  loadUseLiteFromPackage,
+  normalize,
+  releaseWeightBuffer,
+  SENTENCE_DIMENSION,
+  SentenceEncoder,
+  sharedSentenceEncoder,
+} from '../src';
 
 describe('SentenceEncoder (Universal Sentence Encoder lite from the npm package)', () => {
   const encoder = sharedSentenceEncoder();
@@ -28,6 +37,41 @@ describe('SentenceEncoder (Universal Sentence Encoder lite from the npm package)
 
   it('is one instance per process', () => {
     expect(sharedSentenceEncoder()).toBe(encoder);
+  });
+});
+
+describe('loading USE-lite', () => {
+  type Loaded = { model: { artifacts: { weightData?: unknown } } };
+
+  it("reads the shards into pages of its own, drops them once the weights are in the backend, and embeds exactly as the package's loader", async () => {
+    const reference = await loadUseLiteFromPackage();
+    const kept = await loadUseLite({ keepWeightBuffer: true });
+    const dropped = await loadUseLite();
+    const buffer = (kept as unknown as Loaded).model.artifacts.weightData;
+    expect(Object.prototype.toString.call(buffer)).toBe('[object ArrayBuffer]');
+    expect((buffer as ArrayBuffer).byteLength).toBeGreaterThan(20_000_000);
+    expect((dropped as unknown as Loaded).model.artifacts.weightData).toBeUndefined();
+    const texts = [
+      'my chest hurts and my left arm feels numb',
+      'how can I build a calmer bedtime routine',
+      'ok',
+      'I have been feeling low for weeks, I do not sleep and I have stopped seeing friends. '.repeat(3),
+    ];
+    // The same batch through each: bit for bit the same numbers.
+    const expected = await reference.embed(texts);
+    expect(await kept.embed(texts)).toStrictEqual(expected);
+    expect(await dropped.embed(texts)).toStrictEqual(expected);
+  }, 60_000);
+
+  it('answers the bytes it released, and 0 for a model that holds none', () => {
+    const model = { model: { artifacts: { weightData: new ArrayBuffer(16) as unknown } } };
+    expect(releaseWeightBuffer(model)).toBe(16);
+    expect(model.model.artifacts.weightData).toBeUndefined();
+    expect(releaseWeightBuffer(model)).toBe(0);
+    expect(releaseWeightBuffer({ embed: async () => [] })).toBe(0);
+    expect(
+      releaseWeightBuffer({ model: { artifacts: { weightData: [new ArrayBuffer(4), new ArrayBuffer(8)] } } }),
+    ).toBe(12);
   });
 });
 

@@ -13,6 +13,7 @@ export {
   classProbabilities,
   scoreSegments,
   loadSemanticModel,
+  shippedSemanticModel,
   type SemanticModel,
 } from './red-flag-semantic';
 export { resolvesEarlierScare } from './red-flag-resolution';

@@ -2,7 +2,7 @@ import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import { RED_FLAG_ADVICE } from './red-flag-advice';
 import { detectRedFlagRule } from './red-flag-detector';
 import { planConversation, segmentVectors } from './red-flag-segments';
-import { loadSemanticModel, scoreSegments, type SemanticModel } from './red-flag-semantic';
+import { scoreSegments, shippedSemanticModel, type SemanticModel } from './red-flag-semantic';
 import type { RedFlagHit } from './red-flag-types';
 
 /** Turns texts into unit vectors; `@care/sentence-encoder` fits. */
@@ -47,7 +47,7 @@ export class RedFlagScreen {
 
   constructor(options: RedFlagScreenOptions = {}) {
     this.embedder = options.embedder ?? sharedSentenceEncoder();
-    this.model = options.model ?? loadSemanticModel();
+    this.model = options.model ?? shippedSemanticModel();
     if (this.model.embedder && this.embedder.model && this.model.embedder !== this.embedder.model)
       throw new Error(
         `the red-flag model was trained on ${this.model.embedder} vectors, not ${this.embedder.model}: retrain it`,

@@ -92,6 +92,16 @@ export function loadSemanticModel(path: string = SEMANTIC_MODEL_PATH): SemanticM
   return model;
 }
 
+let shipped: SemanticModel | undefined;
+
+/**
+ * The shipped model, read once per process and shared by every screen in it (read-only): its exemplar matrix alone
+ * is 10 MB of Float32Array, and a process may hold more than one app (tests, the chat-streams bench's server).
+ */
+export function shippedSemanticModel(): SemanticModel {
+  return (shipped ??= loadSemanticModel());
+}
+
 /** Class probabilities of the linear classifier for one unit vector (softmax over the linear scores). */
 function linearProbabilities(model: SemanticModel, vector: ArrayLike<number>): number[] {
   const scores = model.weights.map((row, c) => {

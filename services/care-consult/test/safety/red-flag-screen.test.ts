@@ -15,6 +15,7 @@ import {
   loadLabelledFile,
   loadSemanticModel,
   messageTexts,
+  shippedSemanticModel,
   planConversation,
   segmentVectors,
   splitSentences,
@@ -46,6 +47,16 @@ describe('the shipped semantic model', () => {
     expect(() => new RedFlagScreen({ embedder: other })).toThrow(
       /trained on universal-sentence-encoder-lite-en vectors, not another-encoder/,
     );
+  });
+
+  it('is read once per process: every screen without a model of its own shares the shipped one', () => {
+    const model = shippedSemanticModel();
+    expect(shippedSemanticModel()).toBe(model);
+    const other = new RedFlagScreen();
+    expect((other as unknown as { model: unknown }).model).toBe(model);
+    expect((screen as unknown as { model: unknown }).model).toBe(model);
+    // The shared copy is the file's model, number for number.
+    expect(model).toStrictEqual(loadSemanticModel());
   });
 
   it('refuses to load a model for other categories', () => {
