@@ -324,9 +324,8 @@ async function scoreHeldOut(model, file) {
       segs,
       segs.map((s) => s.vector),
     );
-    fired.push(
-      verdict !== null || ruleOf(c) === 'firm' || (ruleOf(c) !== null && highest >= model.vetoBelow),
-    );
+    const rule = ruleOf(c);
+    fired.push(verdict !== null || rule === 'firm' || (rule !== null && highest >= model.vetoBelow));
   }
   const line = [];
   for (const cat of [...safety.RED_FLAG_CATEGORIES, null]) {
