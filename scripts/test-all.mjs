@@ -60,6 +60,24 @@ if (failedSteps === 0 && run(['run', 'typecheck', 'lint', '--continue']) !== 0) 
 if (failedSteps === 0 && run(['run', 'test', '--continue', '--concurrency=2']) !== 0) failedSteps++;
 failedSteps += failedChecks;
 
+/**
+ * Each failed test (or suite that did not run) with the first lines of its message: CI keeps only the end of the
+ * output, so the names of what failed are printed again there.
+ */
+function failuresOf(name, results) {
+  const out = [];
+  for (const suite of results.testResults ?? []) {
+    const file = suite.name ? suite.name.slice(root.length) : '?';
+    const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests)
+      out.push({ where: `${name} ${file}: ${t.fullName}`, message: (t.failureMessages ?? []).join('\n') });
+    if (failedTests.length === 0 && suite.status === 'failed')
+      out.push({ where: `${name} ${file}: the suite did not run`, message: suite.message ?? '' });
+  }
+  return out;
+}
+
+const failures = [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -73,6 +91,7 @@ for (const dir of withTests) {
     continue;
   }
   const r = JSON.parse(readFileSync(file, 'utf8'));
+  failures.push(...failuresOf(name, r));
   passed += r.numPassedTests;
   failed += r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
   skipped += r.numPendingTests + (r.numTodoTests ?? 0);
@@ -86,6 +105,18 @@ for (const dir of withTests) {
 }
 console.log('\n| package | passed | failed | skipped | note |\n|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+if (failures.length) {
+  console.log('\nWhat failed:');
+  for (const f of failures) {
+    // Stack frames and colour codes dropped; the first lines say what was expected.
+    const lines = f.message
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !/^\s+at /.test(line))
+      .slice(0, 8);
+    console.log(`- ${f.where}\n${lines.map((line) => `    ${line}`).join('\n')}`);
+  }
+}
 if (failedSteps) console.log(`\n${failedSteps} step(s) before or during the tests failed (see above).`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || failedSteps > 0 ? 1 : 0);
