@@ -73,7 +73,12 @@ async function caseSegments(c) {
   const plan = semantic.planConversation(c.text, c.context ?? []);
   const vectors = await embedAll(plan.texts);
   const segVecs = semantic.segmentVectors(plan, vectors, 512);
-  return plan.segments.map((s, i) => ({ kind: s.kind, resolved: s.resolved === true, vector: segVecs[i] }));
+  return plan.segments.map((s, i) => ({
+    kind: s.kind,
+    resolved: s.resolved === true,
+    asksNow: s.asksNow === true,
+    vector: segVecs[i],
+  }));
 }
 
 // Training rows: every message-level segment of every case (the message, and its join with earlier turns);
@@ -352,16 +357,20 @@ async function segmentScores(m, c) {
   return segs.map((s, j) => ({
     kind: s.kind,
     resolved: s.resolved,
+    asksNow: s.asksNow,
     emergency: 1 - probs[j].at(-1),
     risk: HIGH_COST.reduce((a, h) => a + probs[j][classIndex.get(h)], 0),
   }));
 }
 
 // Per case, the highest score of each kind, so a grid point is one comparison per case. A resolved context join
-// (ADR 0418) refuses only through the suicidal-intent / self-harm risk, as in scoreSegments.
+// (ADR 0418) refuses only through the suicidal-intent / self-harm risk, and a sentence of a message that asks what
+// to do now (ADR 0426) is held to the message threshold, as in scoreSegments.
 function summarise(probs) {
+  const atMessageThreshold = (p) =>
+    (p.kind === 'message' && !p.resolved) || (p.kind === 'sentence' && p.asksNow);
   return {
-    message: Math.max(0, ...probs.filter((p) => p.kind === 'message' && !p.resolved).map((p) => p.emergency)),
+    message: Math.max(0, ...probs.filter(atMessageThreshold).map((p) => p.emergency)),
     sentence: Math.max(0, ...probs.filter((p) => p.kind === 'sentence').map((p) => p.emergency)),
     risk: Math.max(0, ...probs.map((p) => p.risk)),
     all: Math.max(0, ...probs.map((p) => p.emergency)),

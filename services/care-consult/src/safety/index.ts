@@ -17,6 +17,7 @@ export {
   type SemanticModel,
 } from './red-flag-semantic';
 export { resolvesEarlierScare } from './red-flag-resolution';
+export { asksWhatToDoNow } from './red-flag-asks-now';
 export {
   messageTexts,
   planConversation,

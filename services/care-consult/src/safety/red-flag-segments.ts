@@ -1,3 +1,4 @@
+import { asksWhatToDoNow } from './red-flag-asks-now';
 import { resolvesEarlierScare } from './red-flag-resolution';
 
 /**
@@ -20,6 +21,11 @@ export interface Segment {
    * the join may not refuse on its emergency score (it still counts for suicidal intent and self-harm).
    */
   resolved?: true;
+  /**
+   * Set on each sentence of the latest message when that message asks what to do now ({@link asksWhatToDoNow},
+   * ADR 0426): the sentence is held to the message threshold, not the stricter sentence threshold.
+   */
+  asksNow?: true;
 }
 
 /** The texts to embed in one batch, and the segments scored from their vectors. */
@@ -97,8 +103,9 @@ export function planConversation(latest: string, earlier: readonly string[] = []
     { text: latest.trim(), kind: 'message', parts: own.map((index) => ({ index, weight: 1 })) },
   ];
   if (own.length > 1) {
+    const asksNow = asksWhatToDoNow(latest) ? { asksNow: true as const } : {};
     for (const index of own)
-      segments.push({ text: texts[index]!, kind: 'sentence', parts: [{ index, weight: 1 }] });
+      segments.push({ text: texts[index]!, kind: 'sentence', parts: [{ index, weight: 1 }], ...asksNow });
   }
   const previous = earlier
     .filter((m) => typeof m === 'string' && m.trim() && m !== latest)

@@ -245,7 +245,13 @@ export function scoreSegments(
     if (!p) return;
     const emergency = 1 - p[noneIndex]!;
     highest = Math.max(highest, emergency);
-    const threshold = segment.kind === 'sentence' ? model.sentenceThreshold : model.messageThreshold;
+    // A sentence of a message that asks what to do now is held to the message threshold (ADR 0426).
+    const threshold =
+      segment.kind === 'message'
+        ? model.messageThreshold
+        : segment.asksNow
+          ? Math.min(model.sentenceThreshold, model.messageThreshold)
+          : model.sentenceThreshold;
     // A context join whose latest message resolves the earlier scare does not outvote the latest message alone.
     if (!segment.resolved) consider(segment, p, emergency, emergency - threshold, emergencyClasses);
     if (highCost.length > 0 && model.highCost) {

@@ -1,10 +1,5 @@
-import {
-  SEMANTIC_CLASSES,
-  planConversation,
-  resolvesEarlierScare,
-  scoreSegments,
-  type SemanticModel,
-} from '../../src/safety';
+import { planConversation, resolvesEarlierScare, scoreSegments } from '../../src/safety';
+import { TOY_CLASSES, classIndex, oneHot, toySemanticModel } from '../support/toy-semantic-model';
 
 // The resolution signal (ADR 0418): a follow-up that says the earlier scare is over keeps the context join from
 // refusing on its own. Every message here was written for this test; none is in a data file.
@@ -94,27 +89,13 @@ describe('planConversation with a resolved follow-up', () => {
 });
 
 describe('scoreSegments and a resolved context join', () => {
-  // A toy model over one-hot vectors: vector e_c scores class c with probability close to 1 in both the linear
-  // classifier and the neighbour vote.
-  const K = SEMANTIC_CLASSES.length;
-  const none = K - 1;
-  const oneHot = (c: number): number[] => Array.from({ length: K }, (_, i) => (i === c ? 1 : 0));
-  const model: SemanticModel = {
-    dimension: K,
-    classes: [...SEMANTIC_CLASSES],
-    weights: Array.from({ length: K }, (_, c) => oneHot(c).map((x) => x * 20)),
-    bias: new Array<number>(K).fill(0),
+  const none = TOY_CLASSES - 1;
+  const cls = classIndex;
+  const model = toySemanticModel({
     messageThreshold: 0.7,
     sentenceThreshold: 0.8,
-    vetoBelow: 0.2,
     highCost: { classes: ['suicidal_intent', 'self_harm'], threshold: 0.45 },
-    knn: { k: 1, temperature: 20 },
-    exemplarClasses: Array.from({ length: K }, (_, c) => c),
-    exemplarScales: new Array<number>(K).fill(1),
-    exemplars: new Float32Array(Array.from({ length: K }, (_, c) => oneHot(c)).flat()),
-    trainedOn: 'test',
-  };
-  const cls = (name: string): number => SEMANTIC_CLASSES.indexOf(name as (typeof SEMANTIC_CLASSES)[number]);
+  });
   const latest = { text: 'latest', kind: 'message' as const, parts: [] };
   const join = { text: 'earlier\nlatest', kind: 'message' as const, parts: [] };
 
