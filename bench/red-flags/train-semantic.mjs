@@ -12,7 +12,8 @@
 // Options: --cache FILE keeps vectors between runs while iterating. Experiments (write no shipped model):
 // RF_TRAIN=a.jsonl,b.jsonl and RF_CV=... replace the file lists; RF_HOLD_OUT=file.jsonl trains without that file and
 // scores it with the chosen thresholds; RF_CANDIDATE=/path/x.json writes the model there (x.json + x.bin, for
-// everyday.mjs --model). --hold-out-spent is RF_HOLD_OUT=blind1-spent.jsonl with blind-dev alone cross-validated.
+// everyday.mjs --model); RF_FIXED=veto,message,sentence,highCost keeps that operating point instead of picking one.
+// --hold-out-spent is RF_HOLD_OUT=blind1-spent.jsonl with blind-dev alone cross-validated.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -231,7 +232,23 @@ const firedAt = (r, i) => fires(r, summary[i], rules[i]);
 const everydayRate = (r) =>
   everydayScored.filter((x) => fires(r, x.summary, x.rule)).length / everyday.length;
 const answersOrdinary = (r) => ordinaryScored.every((x) => !fires(r, x.summary, x.rule));
-for (const veto of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
+// RF_FIXED=veto,message,sentence,highCost pins the operating point (an experiment that retrains the weights only).
+const FIXED = process.env.RF_FIXED?.split(',').map(Number);
+if (FIXED) {
+  const [veto, mt, st, ht] = FIXED;
+  best = { veto, mt, st, ht };
+  best.everyday = everydayRate(best);
+  let tp = 0;
+  let fp = 0;
+  for (let i = 0; i < dev.length; i++) {
+    if (!firedAt(best, i)) continue;
+    if (dev[i].label !== null) tp++;
+    else fp++;
+  }
+  best.recall = tp / emergencies;
+  best.fpr = fp / negatives;
+}
+for (const veto of FIXED ? [] : [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
   for (const mt of grid) {
     for (const st of [...grid, 1.01]) {
       if (st < mt) continue;
