@@ -10,4 +10,5 @@ export {
   sharedSentenceEncoder,
 } from './sentence-encoder';
 export { planBatches } from './batch-plan';
+export { createSimilarityIndex, pageBackedFloat32Array, type SimilarityIndex } from './similarity-index';
 export { cosine, normalize } from './vectors';

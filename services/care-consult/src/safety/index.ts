@@ -11,6 +11,8 @@ export {
 export {
   SEMANTIC_CLASSES,
   classProbabilities,
+  indexExemplars,
+  type ExemplarIndex,
   scoreSegments,
   loadSemanticModel,
   shippedSemanticModel,

@@ -2,7 +2,7 @@ import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import { RED_FLAG_ADVICE } from './red-flag-advice';
 import { detectRedFlagRule } from './red-flag-detector';
 import { planConversation, segmentVectors } from './red-flag-segments';
-import { scoreSegments, shippedSemanticModel, type SemanticModel } from './red-flag-semantic';
+import { indexExemplars, scoreSegments, shippedSemanticModel, type SemanticModel } from './red-flag-semantic';
 import type { RedFlagHit } from './red-flag-types';
 
 /** Turns texts into unit vectors; `@care/sentence-encoder` fits. */
@@ -52,7 +52,12 @@ export class RedFlagScreen {
       throw new Error(
         `the red-flag model was trained on ${this.model.embedder} vectors, not ${this.embedder.model}: retrain it`,
       );
-    this.ready = this.embedder.warm();
+    // The shipped model's exemplars go into the encoder's tensor engine once per process (ADR 0018); a model given
+    // by the caller is indexed too but keeps its JavaScript copy.
+    const shipped = options.model === undefined;
+    this.ready = Promise.all([this.embedder.warm(), indexExemplars(this.model, { release: shipped })]).then(
+      () => undefined,
+    );
     // Observed here so an unawaited failure is not an unhandled rejection; callers still see it through ready.
     this.ready.catch(() => undefined);
   }

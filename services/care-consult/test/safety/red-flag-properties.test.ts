@@ -3,6 +3,7 @@ import {
   RED_FLAG_CATEGORIES,
   SEMANTIC_CLASSES,
   classProbabilities,
+  indexExemplars,
   detectRedFlag,
   detectRedFlagRule,
   loadLabelledFile,
@@ -182,6 +183,28 @@ describe('the semantic stage neighbour vote', () => {
     return out.map((w) => w / total);
   }
 
+  /** A model whose linear half is uniform (zero weights) and whose n exemplars are pseudo-random from `seed`. */
+  function randomVoteModel(d: number, k: number, n: number, seed: number) {
+    let state = seed;
+    const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    const classes = [...SEMANTIC_CLASSES];
+    const model: SemanticModel = {
+      dimension: d,
+      classes,
+      weights: classes.map(() => new Array<number>(d).fill(0)),
+      bias: classes.map(() => 0),
+      messageThreshold: 0.5,
+      sentenceThreshold: 0.5,
+      vetoBelow: 0,
+      knn: { k, temperature: 20 },
+      exemplarClasses: Array.from({ length: n }, (_, e) => e % classes.length),
+      exemplarScales: new Array<number>(n).fill(1),
+      exemplars: Float32Array.from({ length: n * d }, next),
+      trainedOn: 'test',
+    };
+    return { model, next, classes };
+  }
+
   it('equals the sorted k-nearest vote for any exemplars, dimension (also not a multiple of 4) and k', () => {
     fc.assert(
       fc.property(
@@ -191,23 +214,7 @@ describe('the semantic stage neighbour vote', () => {
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 0, max: 1 << 30 }),
         (d, k, n, q, seed) => {
-          let state = seed;
-          const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
-          const classes = [...SEMANTIC_CLASSES];
-          const model: SemanticModel = {
-            dimension: d,
-            classes,
-            weights: classes.map(() => new Array<number>(d).fill(0)),
-            bias: classes.map(() => 0),
-            messageThreshold: 0.5,
-            sentenceThreshold: 0.5,
-            vetoBelow: 0,
-            knn: { k, temperature: 20 },
-            exemplarClasses: Array.from({ length: n }, (_, e) => e % classes.length),
-            exemplarScales: new Array<number>(n).fill(1),
-            exemplars: Float32Array.from({ length: n * d }, next),
-            trainedOn: 'test',
-          };
+          const { model, next, classes } = randomVoteModel(d, k, n, seed);
           const queries = Array.from({ length: q }, () => Array.from({ length: d }, next));
           const got = classProbabilities(model, queries);
           queries.forEach((v, j) => {
@@ -218,6 +225,33 @@ describe('the semantic stage neighbour vote', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('reads the same vote from the tensor engine index as from the JavaScript loop (ADR 0018)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 11 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 1 << 30 }),
+        async (d, k, n, seed) => {
+          const { model, next, classes } = randomVoteModel(d, k, n, seed);
+          const query = Array.from({ length: d }, next);
+          // float32 sums in another order: skip a k-th neighbour tied to within 1e-5 with the next one.
+          const sims = model.exemplarClasses
+            .map((_, e) => query.reduce((a, x, i) => a + x * model.exemplars![e * d + i]!, 0))
+            .sort((a, b) => b - a);
+          fc.pre(k >= n || sims[k - 1]! - sims[k]! > 1e-5);
+          const expected = referenceVote(model, query);
+          await indexExemplars(model, { release: true });
+          expect(model.exemplars).toBeUndefined();
+          expect(model.exemplarIndex?.count).toBe(n);
+          const vote = classProbabilities(model, [query])[0]!.map((p) => 2 * p - 1 / classes.length);
+          expected.forEach((p, c) => expect(vote[c]).toBeCloseTo(p, 4));
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 });

@@ -55,8 +55,21 @@ describe('the shipped semantic model', () => {
     const other = new RedFlagScreen();
     expect((other as unknown as { model: unknown }).model).toBe(model);
     expect((screen as unknown as { model: unknown }).model).toBe(model);
-    // The shared copy is the file's model, number for number.
-    expect(model).toStrictEqual(loadSemanticModel());
+    // The shared copy is the file's model, number for number, except that its exemplars now live in the tensor
+    // engine (ADR 0018): the JavaScript copy is released and the index holds the same vectors.
+    const { exemplars: fileExemplars, ...file } = loadSemanticModel();
+    const { exemplars: released, exemplarIndex, ...shared } = model;
+    expect(released).toBeUndefined();
+    expect(shared).toStrictEqual(file);
+    const d = model.dimension;
+    const probes = [1, 2, 3].map((j) => Array.from({ length: d }, (_, i) => Math.sin(i * j) / Math.sqrt(d)));
+    const sims = exemplarIndex!.similarities(probes);
+    for (const [j, probe] of probes.entries()) {
+      for (const e of [0, 17, model.exemplarClasses.length - 1]) {
+        const dot = probe.reduce((a, x, i) => a + x * fileExemplars![e * d + i]!, 0);
+        expect(sims[j]![e]).toBeCloseTo(dot, 5);
+      }
+    }
   });
 
   it('refuses to load a model for other categories', () => {
