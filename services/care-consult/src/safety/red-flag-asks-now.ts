@@ -43,7 +43,11 @@ const OK_IF = /\b(?:ok|okay|alright|all right|safe|fine) if\b/g;
 /** True when the latest message asks what to do about the situation now (see the module comment). Never throws. */
 export function asksWhatToDoNow(latest: string): boolean {
   if (typeof latest !== 'string' || latest.trim() === '') return false;
-  const sentences = normalizeMessage(latest.slice(0, 2000)).text.split(' | ');
+  // Line breaks end a sentence here too ("If\nshould I wait?" is two thoughts, not a conditional).
+  const sentences = latest
+    .slice(0, 2000)
+    .split(/[\r\n\u2028\u2029]+/)
+    .flatMap((line) => normalizeMessage(line).text.split(' | '));
   return sentences.some(
     (sentence) =>
       !NOT_NOW.test(sentence.replace(OK_IF, '')) && ASKS_NOW.some((pattern) => pattern.test(sentence)),

@@ -49,7 +49,7 @@ describe('asksWhatToDoNow', () => {
         expect(asksWhatToDoNow(`${q} if it happens again`)).toBe(false);
         expect(asksWhatToDoNow(`when that happens, ${q}?`)).toBe(false);
       }),
-      { numRuns: 200 },
+      { numRuns: 3000 },
     );
     expect(asksWhatToDoNow(undefined as unknown as string)).toBe(false);
     expect(asksWhatToDoNow('should i wait '.repeat(10_000))).toBe(true);
