@@ -42,6 +42,7 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
     'od.word',
     'od.count',
     'od.bulk',
+    'od.lot',
     'od.child',
     'od.poison',
     'od.co',
@@ -141,7 +142,7 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   both('seizure', ['sz.shake'], ['sz.eyes', 'sz.foam']),
   both('seizure', ['sz.shake'], ['sign.floor'], ['unr.noresponse', 'sz.eyes']),
 
-  direct('unresponsive', 'unr.noresponse', 'unr.unconscious', 'unr.collapse', 'unr.nobreath'),
+  direct('unresponsive', 'unr.noresponse', 'unr.unconscious', 'unr.collapse', 'unr.nobreath', 'unr.defib'),
 
   direct('stroke_fast', 'stroke.claim', 'stroke.face', 'stroke.oneside', 'stroke.speech', 'stroke.vision'),
   both('stroke_fast', ['stroke.arm'], ['stroke.sudden', 'stroke.cannot_speak', 'sign.confused']),

@@ -19,6 +19,10 @@ describe('red-flag detector: what it fires on', () => {
     ['my dad has pneumonia and now he is confused and breathing really fast', 'sepsis'],
     ['my son is having a seizure', 'seizure'],
     ['my husband collapsed and is not breathing', 'unresponsive'],
+    // ADR 0426 follow-up cues, written for this test (blind5-spent's misses had the same shape)
+    ["mum's gone quiet in her chair and I can't get her to respond", 'unresponsive'],
+    ['he went down at the bus stop, grab the defibrillator!', 'unresponsive'],
+    ['is it bad? she swallowed the lot about half an hour ago', 'overdose_poisoning'],
   ])('fires on %j as %s', (text, category) => {
     expect(categoryOf(text)).toBe(category);
   });
@@ -98,6 +102,16 @@ const SAMPLE: Record<RedFlagCategory, string> = {
 
 describe('red-flag detector: what it must not fire on', () => {
   it.each([
+    [
+      'look-alikes of the ADR 0426 follow-up cues',
+      [
+        'the dog swallowed the lot of the chocolate buttons',
+        'I ate the whole lot of cake lol',
+        "I can't get him to answer his phone",
+        'where is the nearest defibrillator in our office?',
+        'we did a first aid course and practised how to use the defibrillator',
+      ],
+    ],
     [
       'negation',
       [

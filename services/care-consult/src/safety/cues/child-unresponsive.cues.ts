@@ -65,12 +65,20 @@ export const CHILD_CUES: readonly CueSpec[] = [
 export const UNRESPONSIVE_CUES: readonly CueSpec[] = [
   {
     id: 'unr.noresponse',
-    re: `(?:is not|not|will not|would not|cannot|does not|is barely|barely|no longer|stopped) (?:responding|respond|responsive|reacting|react)|unresponsive|(?:will not|would not|cannot|could not|does not|is not|not) (?:wake|waking|wake up|be woken|be roused|rouse|come round|come around|coming round|coming around)|(?:cannot|could not|unable to) (?:wake|rouse)${gap(2)} (?:him|her|them|up)|(?:hard|difficult|impossible) to wake`,
+    re: `(?:is not|not|will not|would not|cannot|does not|is barely|barely|no longer|stopped) (?:responding|respond|responsive|reacting|react)|unresponsive|(?:will not|would not|cannot|could not|does not|is not|not) (?:wake|waking|wake up|be woken|be roused|rouse|come round|come around|coming round|coming around)|(?:cannot|could not|unable to) (?:wake|rouse)${gap(2)} (?:him|her|them|up)|(?:hard|difficult|impossible) to wake|(?:cannot|could not|unable to) get (?:him|her|them|my [a-z]+|mum|mom|dad) to (?:respond|react|wake|wake up|answer me|open (?:his|her|their) eyes)`,
     stems: words(
-      'responding respond responsive reacting react unresponsive wake waking woken roused rouse round around',
+      'responding respond responsive reacting react unresponsive wake waking woken roused rouse round around answer eyes',
     ),
     unless:
       /\b(texts?|messages?|calls?|emails?|phone|app|apps|screen|laptop|computer|website|site|browser|tablet|tv|server|system|program|game|keyboard|mouse|treatment|medication|antibiotics|therapy|for school|for work|on time|early|before (noon|lunch|\d+)|lazy|in the mornings?|weekends?)\b/,
+  },
+  {
+    // "someone is running for the defibrillator", "grab the AED": a defibrillator fetched or used now (ADR 0426)
+    id: 'unr.defib',
+    re: `(?:running for|ran for|run for|gone for|went for|getting|get|grab|grabbing|fetch|fetching|bringing|brought|using|used|use|attaching|attached|put) (?:the|a|an|their|our) (?:defib|defibrillator|aed)`,
+    stems: words('defib defibrillator aed'),
+    unless:
+      /\b(training|course|class|drill|exam|where is|where are|how (do|does|to)|register|buy|install|fundrais\w*)\b/,
   },
   {
     id: 'unr.unconscious',

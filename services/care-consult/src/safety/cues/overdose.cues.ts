@@ -39,6 +39,12 @@ export const OVERDOSE_CUES: readonly CueSpec[] = [
     firm: true,
   },
   {
+    // "swallowed the lot 20 min ago": everything there was of something, taken (not firm: what was taken is unnamed)
+    id: 'od.lot',
+    re: `${NOT_PLANNED}(?:took|taken|swallowed|downed|popped|necked) (?:the|the whole|the entire) lot\\b(?! of\\b)`,
+    stems: words('lot'),
+  },
+  {
     id: 'od.child',
     re: `(?:son|daughter|toddler|baby|child|kid|boy|girl|grandson|granddaughter|\\d+ (?:year|yr|month) old)${gap(2)} (?:swallowed|ate|eaten|got into|drank|took|chewed|licked)${gap(5)} (?:${DRUGS}|vitamins|gummies|edibles|cannabis|iron tablets)`,
     stems: [...DRUG_STEMS, ...words('vitamins gummies edibles cannabis')],
