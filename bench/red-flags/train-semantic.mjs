@@ -232,37 +232,32 @@ const firedAt = (r, i) => fires(r, summary[i], rules[i]);
 const everydayRate = (r) =>
   everydayScored.filter((x) => fires(r, x.summary, x.rule)).length / everyday.length;
 const answersOrdinary = (r) => ordinaryScored.every((x) => !fires(r, x.summary, x.rule));
+// Cross-validated recall and false-positive rate of operating point `r`, written onto it.
+function scorePoint(r) {
+  let tp = 0;
+  let fp = 0;
+  for (let i = 0; i < dev.length; i++) {
+    if (!firedAt(r, i)) continue;
+    if (dev[i].label !== null) tp++;
+    else fp++;
+  }
+  r.recall = tp / emergencies;
+  r.fpr = fp / negatives;
+  return r;
+}
 // RF_FIXED=veto,message,sentence,highCost pins the operating point (an experiment that retrains the weights only).
 const FIXED = process.env.RF_FIXED?.split(',').map(Number);
 if (FIXED) {
   const [veto, mt, st, ht] = FIXED;
-  best = { veto, mt, st, ht };
+  best = scorePoint({ veto, mt, st, ht });
   best.everyday = everydayRate(best);
-  let tp = 0;
-  let fp = 0;
-  for (let i = 0; i < dev.length; i++) {
-    if (!firedAt(best, i)) continue;
-    if (dev[i].label !== null) tp++;
-    else fp++;
-  }
-  best.recall = tp / emergencies;
-  best.fpr = fp / negatives;
 }
 for (const veto of FIXED ? [] : [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
   for (const mt of grid) {
     for (const st of [...grid, 1.01]) {
       if (st < mt) continue;
       for (const ht of [...grid.filter((t) => t <= mt), 1.01]) {
-        const r = { veto, mt, st, ht };
-        let tp = 0;
-        let fp = 0;
-        for (let i = 0; i < dev.length; i++) {
-          if (!firedAt(r, i)) continue;
-          if (dev[i].label !== null) tp++;
-          else fp++;
-        }
-        r.recall = tp / emergencies;
-        r.fpr = fp / negatives;
+        const r = scorePoint({ veto, mt, st, ht });
         const better = (than) =>
           !than || r.recall > than.recall || (r.recall === than.recall && r.fpr < than.fpr);
         const inBudget = (max) =>

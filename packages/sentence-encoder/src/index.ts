@@ -10,5 +10,6 @@ export {
   sharedSentenceEncoder,
 } from './sentence-encoder';
 export { planBatches } from './batch-plan';
-export { createSimilarityIndex, pageBackedFloat32Array, type SimilarityIndex } from './similarity-index';
+export { pageBackedBuffer, pageBackedFloat32Array } from './pages';
+export { createSimilarityIndex, type SimilarityIndex } from './similarity-index';
 export { cosine, normalize } from './vectors';

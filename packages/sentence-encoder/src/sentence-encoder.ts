@@ -1,5 +1,6 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { pageBackedBuffer } from './pages';
 import { planBatches } from './batch-plan';
 import { directUseLite, type UseLiteLibraryModel } from './use-lite-direct';
 import { normalize } from './vectors';
@@ -219,13 +220,6 @@ interface TfjsLoader {
   io: { fromMemory(artifacts: Record<string, unknown>): unknown };
 }
 
-/** WebAssembly.Memory (the compiler's lib here has no WebAssembly types). */
-const wasm = (
-  globalThis as unknown as {
-    WebAssembly: { Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer } };
-  }
-).WebAssembly;
-
 /** The parts of the converter's model.json the loader reads. */
 interface ModelJson {
   modelTopology: unknown;
@@ -259,17 +253,12 @@ export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}):
   const paths = json.weightsManifest.flatMap((group) => group.paths);
   const sizes = await Promise.all(paths.map(async (p) => (await stat(join(dir, p))).size));
   const total = sizes.reduce((a, b) => a + b, 0);
-  const memory = new wasm.Memory({ initial: Math.ceil(total / 65536) });
+  const weights = pageBackedBuffer(total);
   let offset = 0;
   for (const [i, p] of paths.entries()) {
     const file = await open(join(dir, p));
     try {
-      const { bytesRead } = await file.read(
-        new Uint8Array(memory.buffer, offset, sizes[i]!),
-        0,
-        sizes[i]!,
-        0,
-      );
+      const { bytesRead } = await file.read(new Uint8Array(weights, offset, sizes[i]!), 0, sizes[i]!, 0);
       if (bytesRead !== sizes[i]) throw new Error(`short read of ${p}`);
     } finally {
       await file.close();
@@ -288,7 +277,7 @@ export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}):
       modelInitializer: json.modelInitializer,
       weightSpecs: json.weightsManifest.flatMap((group) => group.weights),
       // The shards' bytes, then zeros up to a whole 64 KiB page: the weights are read at their manifest offsets.
-      weightData: memory.buffer,
+      weightData: weights,
     }),
   );
   const model = (await initModel(async () => ({ model: graph, vocabulary }) as never)) as Model;

@@ -19,23 +19,6 @@ interface Core {
   matMul(a: Tensor, b: Tensor): Tensor;
 }
 
-/** WebAssembly.Memory (the compiler's lib here has no WebAssembly types). */
-const wasm = (
-  globalThis as unknown as {
-    WebAssembly: { Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer } };
-  }
-).WebAssembly;
-
-/**
- * A zero-filled Float32Array over its own WebAssembly.Memory: mapped pages that go back to the system when the array
- * is collected. For large short-lived arrays (an index's columns, a model's exemplars): a malloc'd buffer of that
- * size, once freed, raises glibc's mmap threshold and keeps later buffers in the heap (see `loadUseLite`).
- */
-export function pageBackedFloat32Array(length: number): Float32Array {
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil((length * 4) / 65536)) });
-  return new Float32Array(memory.buffer, 0, length);
-}
-
 /** A fixed matrix of vectors held in the tensor engine's memory. */
 export interface SimilarityIndex {
   /** How many vectors it holds. */
@@ -84,8 +67,9 @@ export async function createSimilarityIndex(
       let product: Tensor | undefined;
       try {
         product = core.matMul(input, matrix);
+        // dataSync hands back a copy of the engine's memory: one view per query, no second copy.
         const all = product.dataSync();
-        return queries.map((_, j) => all.slice(j * count, (j + 1) * count));
+        return queries.map((_, j) => all.subarray(j * count, (j + 1) * count));
       } finally {
         input.dispose();
         product?.dispose();

@@ -73,7 +73,8 @@ export const UNRESPONSIVE_CUES: readonly CueSpec[] = [
       /\b(texts?|messages?|calls?|emails?|phone|app|apps|screen|laptop|computer|website|site|browser|tablet|tv|server|system|program|game|keyboard|mouse|treatment|medication|antibiotics|therapy|for school|for work|on time|early|before (noon|lunch|\d+)|lazy|in the mornings?|weekends?)\b/,
   },
   {
-    // "someone is running for the defibrillator", "grab the AED": a defibrillator fetched or used now (ADR 0426)
+    // "grab the defibrillator", "get the AED": a defibrillator fetched or used now (ADR 0426; "someone is running for
+    // the defibrillator" is still suppressed by the context checks)
     id: 'unr.defib',
     re: `(?:running for|ran for|run for|gone for|went for|getting|get|grab|grabbing|fetch|fetching|bringing|brought|using|used|use|attaching|attached|put) (?:the|a|an|their|our) (?:defib|defibrillator|aed)`,
     stems: words('defib defibrillator aed'),
