@@ -195,8 +195,12 @@ for (let f = 0; f < FOLDS; f++) {
   console.log(`fold ${f + 1}/${FOLDS} trained`);
 }
 // A rule hit on a firm cue (no breathing, an overdose amount) cannot be vetoed (ADR 0419): 'firm', 'soft' or null.
+// As the screen reads them: a conversation about an animal alone is answered (ADR 0428) and is scored as a firm
+// 'none' below; a resolved follow-up's rules read the latest message alone (ADR 0428).
 const ruleOf = (c) => {
-  const r = safety.detectRedFlagRule(c.text, c.context);
+  if (safety.aboutAnimalOnly(c.text, c.context ?? [])) return 'animal';
+  const resolved = semantic.planConversation(c.text, c.context ?? []).segments.some((s) => s.resolved);
+  const r = safety.detectRedFlagRule(c.text, resolved ? [] : c.context);
   return r ? (r.firm ? 'firm' : 'soft') : null;
 };
 const rules = dev.map(ruleOf);
@@ -223,11 +227,12 @@ const emergencies = dev.filter((c) => c.label !== null).length;
 const negatives = dev.length - emergencies;
 const summary = devProbs.map(summarise);
 const fires = (r, x, rule) =>
-  x.message >= r.mt ||
-  x.sentence >= r.st ||
-  x.risk >= r.ht ||
-  rule === 'firm' ||
-  (rule !== null && x.all >= r.veto);
+  rule !== 'animal' &&
+  (x.message >= r.mt ||
+    x.sentence >= r.st ||
+    x.risk >= r.ht ||
+    rule === 'firm' ||
+    (rule !== null && x.all >= r.veto));
 const firedAt = (r, i) => fires(r, summary[i], rules[i]);
 const everydayRate = (r) =>
   everydayScored.filter((x) => fires(r, x.summary, x.rule)).length / everyday.length;
@@ -342,7 +347,10 @@ async function scoreHeldOut(model, file) {
       segs.map((s) => s.vector),
     );
     const rule = ruleOf(c);
-    fired.push(verdict !== null || rule === 'firm' || (rule !== null && highest >= model.vetoBelow));
+    fired.push(
+      rule !== 'animal' &&
+        (verdict !== null || rule === 'firm' || (rule !== null && highest >= model.vetoBelow)),
+    );
   }
   const line = [];
   for (const cat of [...safety.RED_FLAG_CATEGORIES, null]) {
@@ -375,15 +383,18 @@ async function segmentScores(m, c) {
   }));
 }
 
-// Per case, the highest score of each kind, so a grid point is one comparison per case. A resolved context join
-// (ADR 0418) refuses only through the suicidal-intent / self-harm risk, and a sentence of a message that asks what
-// to do now (ADR 0426) is held to the message threshold, as in scoreSegments.
+// Per case, the highest score of each kind, so a grid point is one comparison per case. A resolved segment
+// (ADR 0418, 0428) refuses only through the suicidal-intent / self-harm risk, and a sentence of a message that asks
+// what to do now (ADR 0426) is held to the message threshold, as in scoreSegments.
 function summarise(probs) {
   const atMessageThreshold = (p) =>
-    (p.kind === 'message' && !p.resolved) || (p.kind === 'sentence' && p.asksNow);
+    !p.resolved && (p.kind === 'message' || (p.kind === 'sentence' && p.asksNow));
   return {
     message: Math.max(0, ...probs.filter(atMessageThreshold).map((p) => p.emergency)),
-    sentence: Math.max(0, ...probs.filter((p) => p.kind === 'sentence').map((p) => p.emergency)),
+    sentence: Math.max(
+      0,
+      ...probs.filter((p) => p.kind === 'sentence' && !p.resolved).map((p) => p.emergency),
+    ),
     risk: Math.max(0, ...probs.map((p) => p.risk)),
     all: Math.max(0, ...probs.map((p) => p.emergency)),
   };

@@ -46,3 +46,4 @@ export {
   type LabelledCase,
   type QualityReport,
 } from './red-flag-metrics';
+export { aboutAnimalOnly } from './red-flag-animal';

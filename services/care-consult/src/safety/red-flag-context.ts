@@ -48,6 +48,10 @@ const RECENCY =
 
 const HYPOTHETICAL =
   /\b(if|in case|what if|suppose|supposing|hypothetically|in the event|whenever|should (someone|somebody|he|she|they|you|a person)|when (someone|somebody|a person|people|you|kids|children|a child))\b/;
+// Preparing for a time that may come, said after the cue: "when to use his EpiPen so I'm ready if it ever happens"
+// (ADR 0428). "right now" or "happening now" in the sentence keeps the cue.
+const PREPARING_AFTER =
+  /\b(?:so (?:that )?i am (?:ready|prepared)|to be (?:ready|prepared)|want to be (?:ready|prepared)|if it ever happens|if it (?:ever )?happens again|in case it (?:ever )?happens|just in case|for the future)\b/;
 const PSEUDO_HYPOTHETICAL =
   /\b(as if|not sure if|do not know if|wonder if|wondering if|check if|checking if|see if|ask if|asking if|tell if|know if|unsure if)\b/g;
 
@@ -162,6 +166,12 @@ export function suppression(site: MatchSite, flags: CueContextFlags): string | n
     const excused = flags.intent && !norm.laughter && !THIRD_PERSON_INTENT.test(matchText);
     if (!excused) return 'hypothetical';
   }
+  if (
+    !flags.intent &&
+    PREPARING_AFTER.test(text.slice(end, sentence.end)) &&
+    !inSentence('present_now', PRESENT_NOW)
+  )
+    return 'preparing';
   const firstPerson =
     FIRST_PERSON_NOW.test(before.slice(-40)) || /^i (am|feel|want|need|will|keep|plan)\b/.test(matchText);
   if (

@@ -45,6 +45,30 @@ const RESOLUTION: readonly RegExp[] = [
   // "he is home and resting", "they discharged him", "she was discharged", "sent us home" (not "she was home alone")
   /\b(?:he|she|they|we|i) (?:is|are|am) (?:back )?home (?:now|and (?:resting|sleeping|settled|fine|well|safe))\b/,
   /\bdischarged (?:him|her|them|me|us)\b|\b(?:was|were|got|has been|have been|is|are) discharged\b|\bsent (?:him|her|them|us|me) home\b/,
+  // ADR 0428. A retraction at the start of a clause: "never mind, he was asleep", "scratch that", "ignore that"
+  new RegExp(
+    `(?:^|\\/ )(?:never mind|nevermind|scratch that|ignore (?:that|me|my last (?:message|question|one))|my mistake|sorry to (?:panic|worry|scare|alarm) you)${CLAUSE_END}`,
+  ),
+  new RegExp(`(?:^|\\/ )all (?:good|ok|okay|fine|well)(?: now| here| again)?${CLAUSE_END}`),
+  // "I am safe now", "he is stable on the ward", "she is stable now" (not "fine now": a child who swallowed a
+  // battery looks fine)
+  /\b(?:i am|he is|she is|they are|we are|we are all|everyone is) (?:safe|stable)(?: now| again| on the ward| in hospital)?\b/,
+  // the sign itself ended: "the bleeding has stopped", "the seizure stopped after 2 minutes" (bleeding, fitting or
+  // shaking; not pain, which can ease in a heart attack)
+  new RegExp(
+    `\\bthe (?:bleeding|bleed|seizure|fit|shaking|twitching|jerking|nosebleed|nose bleed) (?:has |had )?(?:stopped|stopped completely|settled|passed|finished)(?: (?:now|on its own|by itself|after (?:[a-z]+ ){0,3}?(?:a|an|[a-z0-9]+) (?:seconds?|minutes?|mins?|secs?)))?${CLAUSE_END}`,
+  ),
+  // "she came round and is chatting", "he has woken up properly now" (then asleep, not unconscious)
+  new RegExp(
+    `\\b(?:came|come|has come|had come) round(?: (?:after|within|in) [a-z0-9 ]{1,30}?)?(?: and\\b| now\\b|${CLAUSE_END})|\\b(?:is|has) woken up (?:properly|fully)\\b`,
+  ),
+  /\b(?:have|has|i have|i am|i) calmed down(?: now)?\b|\bi can breathe (?:fine|normally|properly|ok|okay) (?:now|again)\b/,
+  // care has taken over: "we are back home from a and e", "he has been checked at the hospital", "the ambulance
+  // took him in", "the nurse called back and said it is fine to wait"
+  /\b(?:back|got|came|come|are|is|am) home from (?:the )?(?:hospital|a e|a and e|ae|er|emergency|urgent care|walk in|the walk in)\b/,
+  /\b(?:been|was|were|got) (?:checked|seen|checked over|looked at|examined|assessed) (?:over )?(?:by|at|in) (?:the |a )?(?:hospital|doctors?|gp|paramedics?|a e|a and e|ae|nurse|midwife|triage|maternity|er)\b/,
+  /\b(?:ambulance|paramedics?|crew) (?:came and )?(?:took|have taken|has taken) (?:him|her|them|me|us) in\b/,
+  /\b(?:paramedics?|ambulance|crew|doctors?|gp|nurse|midwife|hospital|a e|a and e|consultant|111|they)(?: [a-z0-9]+){0,3}? (?:said|say|says|told (?:us|me|him|her)) (?:that )?(?:it is|it was|he is|she is|they are|i am) (?:fine|ok|okay|nothing|a panic attack|an? (?:simple )?faint|anxiety|a virus|a migraine|dehydration|just)\b/,
 ];
 
 // Anything that says the danger is back, worse or ongoing: the join keeps its vote.

@@ -75,6 +75,8 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
     'sui.die_caused',
     'sui.jumpplace',
     'sui.method',
+    'sui.method_time',
+    'sui.stock',
     'sui.plan',
     'sui.done',
   ),

@@ -1,5 +1,6 @@
 import { sharedSentenceEncoder } from '@care/sentence-encoder';
 import { RED_FLAG_ADVICE } from './red-flag-advice';
+import { aboutAnimalOnly } from './red-flag-animal';
 import { detectRedFlagRule } from './red-flag-detector';
 import { planConversation, segmentVectors } from './red-flag-segments';
 import { indexExemplars, scoreSegments, shippedSemanticModel, type SemanticModel } from './red-flag-semantic';
@@ -71,11 +72,16 @@ export class RedFlagScreen {
     const earlier = Array.isArray(earlierUserMessages)
       ? earlierUserMessages.filter((m): m is string => typeof m === 'string')
       : [];
-    const ruled = detectRedFlagRule(latest, earlier);
+    // A conversation about an animal and no person needs a vet, not the emergency advice for people (ADR 0428).
+    if (aboutAnimalOnly(latest, earlier)) return null;
+    const plan = planConversation(latest, earlier);
+    // A follow-up that says the earlier scare is over is screened on its own words: the rules read the latest message
+    // alone, and the semantic stage refuses only on suicidal intent or self-harm (ADR 0428).
+    const resolved = plan.segments.some((s) => s.resolved);
+    const ruled = detectRedFlagRule(latest, resolved ? [] : earlier);
     const rule = ruled?.hit ?? null;
     // A firm sign (no breathing, an overdose amount) stands whatever the semantic stage says (ADR 0419).
     if (ruled?.firm) return rule;
-    const plan = planConversation(latest, earlier);
     if (plan.segments.length === 0) return rule;
     let vectors: number[][];
     try {

@@ -17,8 +17,10 @@ export interface Segment {
   /** The segment's vector is the normalised weighted sum of these embedded texts' vectors. */
   parts: readonly { index: number; weight: number }[];
   /**
-   * Set on the context join when the latest message says the earlier scare is over ({@link resolvesEarlierScare}):
-   * the join may not refuse on its emergency score (it still counts for suicidal intent and self-harm).
+   * Set on every segment of a follow-up whose latest message says the earlier scare is over
+   * ({@link resolvesEarlierScare}; the context join alone in ADR 0418, every segment since ADR 0428): no segment may
+   * refuse on its emergency score. They still count for suicidal intent and self-harm and for the veto, and the
+   * rules still read the latest message.
    */
   resolved?: true;
   /**
@@ -87,7 +89,7 @@ export function messageTexts(message: string): string[] {
  * Plans one request: the latest message as a whole (the mean of its texts), each of its sentences when there are
  * several, and its join with the last two earlier user turns (the mean of the three turns' vectors: a cue split
  * across turns). A copy of the latest message among the earlier turns is ignored. When the latest message says the
- * earlier scare is over, the join is marked `resolved` (ADR 0418).
+ * earlier scare is over, every segment is marked `resolved` (ADR 0418, 0428).
  */
 export function planConversation(latest: string, earlier: readonly string[] = []): ConversationPlan {
   const texts: string[] = [];
@@ -99,24 +101,33 @@ export function planConversation(latest: string, earlier: readonly string[] = []
   };
   const own = messageTexts(latest).map(indexOf);
   if (own.length === 0) return { texts, segments: [] };
+  const previous = earlier
+    .filter((m) => typeof m === 'string' && m.trim() && m !== latest)
+    .slice(-CONTEXT_TURNS);
+  // A follow-up that says the earlier scare is over marks every segment (ADR 0418, widened by ADR 0428).
+  const resolved =
+    previous.length > 0 && resolvesEarlierScare(latest, previous) ? { resolved: true as const } : {};
   const segments: Segment[] = [
-    { text: latest.trim(), kind: 'message', parts: own.map((index) => ({ index, weight: 1 })) },
+    { text: latest.trim(), kind: 'message', parts: own.map((index) => ({ index, weight: 1 })), ...resolved },
   ];
   if (own.length > 1) {
     const asksNow = asksWhatToDoNow(latest) ? { asksNow: true as const } : {};
     for (const index of own)
-      segments.push({ text: texts[index]!, kind: 'sentence', parts: [{ index, weight: 1 }], ...asksNow });
+      segments.push({
+        text: texts[index]!,
+        kind: 'sentence',
+        parts: [{ index, weight: 1 }],
+        ...asksNow,
+        ...resolved,
+      });
   }
-  const previous = earlier
-    .filter((m) => typeof m === 'string' && m.trim() && m !== latest)
-    .slice(-CONTEXT_TURNS);
   if (previous.length > 0) {
     const turns = [...previous.map((m) => messageTexts(m).map(indexOf)), own];
     segments.push({
       text: [...previous, latest].map((m) => m.trim()).join('\n'),
       kind: 'message',
       parts: turns.flatMap((turn) => turn.map((index) => ({ index, weight: 1 / turn.length }))),
-      ...(resolvesEarlierScare(latest, previous) ? { resolved: true as const } : {}),
+      ...resolved,
     });
   }
   return { texts, segments };

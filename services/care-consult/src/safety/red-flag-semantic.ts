@@ -310,7 +310,7 @@ export function scoreSegments(
         : segment.asksNow
           ? Math.min(model.sentenceThreshold, model.messageThreshold)
           : model.sentenceThreshold;
-    // A context join whose latest message resolves the earlier scare does not outvote the latest message alone.
+    // A segment of a follow-up that resolves the earlier scare refuses only on the high-cost check (ADR 0418, 0428).
     if (!segment.resolved) consider(segment, p, emergency, emergency - threshold, emergencyClasses);
     if (highCost.length > 0 && model.highCost) {
       const risk = highCost.reduce((a, c) => a + p[c]!, 0);

@@ -23,6 +23,13 @@ describe('red-flag detector: what it fires on', () => {
     ["mum's gone quiet in her chair and I can't get her to respond", 'unresponsive'],
     ['he went down at the bus stop, grab the defibrillator!', 'unresponsive'],
     ['is it bad? she swallowed the lot about half an hour ago', 'overdose_poisoning'],
+    // ADR 0428 suicide-method cues, written for this test
+    ['roughly how many sleeping tablets would be enough to never wake up?', 'suicidal_intent'],
+    ['he is having a seizure right now, tell me what to do so I am ready', 'seizure'],
+    ['I want to end my life, I have a plan just in case', 'suicidal_intent'],
+    ['how long would it take to die from cutting my wrists in the bath', 'suicidal_intent'],
+    ["I've been saving up my tablets for weeks and I know which night", 'suicidal_intent'],
+    ['the painkillers are all counted out on the desk and the door is locked', 'suicidal_intent'],
   ])('fires on %j as %s', (text, category) => {
     expect(categoryOf(text)).toBe(category);
   });
@@ -110,6 +117,24 @@ describe('red-flag detector: what it must not fire on', () => {
         "I can't get him to answer his phone",
         'where is the nearest defibrillator in our office?',
         'we did a first aid course and practised how to use the defibrillator',
+      ],
+    ],
+    [
+      'look-alikes of the ADR 0428 suicide-method cues',
+      [
+        'how long does it take to die from rabies if it is not treated?',
+        "I'm collecting my tablets from the pharmacy later",
+        'my tablets are set out in the dosette box for the week',
+        'how long does it take for a cut on my wrist to heal',
+        'how many tablets can I take in a day for a headache',
+        "we've been stockpiling paracetamol because of the shortage on the news",
+      ],
+    ],
+    [
+      'preparing for a time that may come (ADR 0428)',
+      [
+        'my daughter has a peanut allergy, when do I use her EpiPen so I am ready if it ever happens',
+        'my daughter has a peanut allergy, when do I use her EpiPen, just in case',
       ],
     ],
     [

@@ -1,4 +1,11 @@
-import { planConversation, resolvesEarlierScare, scoreSegments } from '../../src/safety';
+import {
+  RedFlagScreen,
+  detectRedFlagRule,
+  planConversation,
+  resolvesEarlierScare,
+  scoreSegments,
+  type TextEmbedder,
+} from '../../src/safety';
 import { TOY_CLASSES, classIndex, oneHot, toySemanticModel } from '../support/toy-semantic-model';
 
 // The resolution signal (ADR 0418): a follow-up that says the earlier scare is over keeps the context join from
@@ -18,6 +25,18 @@ describe('resolvesEarlierScare', () => {
     'Turns out it was only a nosebleed from the dry air. What humidifier do you recommend?',
     'It stopped after about a minute and she is asleep now.',
     'They discharged him this morning with antibiotics.',
+    // ADR 0428
+    'Never mind, she was only hiding behind the sofa.',
+    'scratch that, the red in the bath was her bath bomb',
+    'All good now, he is sleeping it off on the settee.',
+    'I am safe now, my partner came home early.',
+    'He is stable on the ward and they are keeping him in tonight.',
+    'The bleeding has stopped after pressing for five minutes.',
+    'She came round within a few seconds and is having a drink.',
+    'I have calmed down now and can think straight.',
+    "We're back home from A&E with some antibiotics.",
+    'She has been checked over by the paramedics and is asleep in her own bed.',
+    'The nurse rang back and said it is fine to wait for the GP in the morning.',
   ])('reads a resolved scare: %s', (latest) => {
     expect(resolvesEarlierScare(latest, scare)).toBe(true);
   });
@@ -43,6 +62,14 @@ describe('resolvesEarlierScare', () => {
     "it's all over his legs now",
     'she was home alone when it happened',
     'found it, the empty bottle of paracetamol next to him',
+    'never mind the cost, I need help now',
+    'all good with the dog, but my wife has gone grey and sweaty',
+    'the bleeding has slowed a bit',
+    'the seizure stopped and another one started',
+    'she came round but cannot move her left arm',
+    'the doctor said it was a stroke',
+    'the pain has gone',
+    'is he safe now?',
     // nothing to do with a resolution
     'my chest is crushing and I am sweating',
     '',
@@ -70,16 +97,14 @@ describe('resolvesEarlierScare', () => {
 });
 
 describe('planConversation with a resolved follow-up', () => {
-  it('marks only the context join, and scores the latest message and its sentences as before', () => {
+  it('marks every segment: the latest message, its sentences and the context join (ADR 0428)', () => {
     const latest = 'Panic over! It was in the glovebox the whole time. He is totally fine.';
     const plan = planConversation(latest, scare);
-    const joins = plan.segments.filter((s) => s.text.includes('\n'));
-    expect(joins).toHaveLength(1);
-    expect(joins[0]!.resolved).toBe(true);
-    const own = plan.segments.filter((s) => !s.text.includes('\n'));
-    expect(own.length).toBeGreaterThan(1);
-    expect(own.every((s) => s.resolved === undefined)).toBe(true);
-    expect(own).toEqual(planConversation(latest).segments);
+    expect(plan.segments.filter((s) => s.text.includes('\n'))).toHaveLength(1);
+    expect(plan.segments.length).toBeGreaterThan(2);
+    expect(plan.segments.every((s) => s.resolved === true)).toBe(true);
+    // the same text without earlier turns is no follow-up: nothing is marked
+    expect(planConversation(latest).segments.some((s) => s.resolved)).toBe(false);
   });
 
   it('does not mark the join when the latest message brings the danger back', () => {
@@ -114,13 +139,26 @@ describe('scoreSegments and a resolved context join', () => {
     expect(score.highest).toBeGreaterThan(0.9);
   });
 
-  it('a new danger in the latest message itself still refuses', () => {
+  it('an unresolved latest message still refuses on its own', () => {
     const score = scoreSegments(
       model,
       [latest, { ...join, resolved: true }],
       [oneHot(cls('stroke_fast')), oneHot(none)],
     );
     expect(score.verdict?.category).toBe('stroke_fast');
+  });
+
+  it('a resolved latest message does not refuse on its emergency score, but still counts for the veto (ADR 0428)', () => {
+    const score = scoreSegments(
+      model,
+      [
+        { ...latest, resolved: true },
+        { ...join, resolved: true },
+      ],
+      [oneHot(cls('stroke_fast')), oneHot(none)],
+    );
+    expect(score.verdict).toBeNull();
+    expect(score.highest).toBeGreaterThan(0.9);
   });
 
   it('a resolved join still refuses on suicidal intent or self-harm', () => {
@@ -130,5 +168,50 @@ describe('scoreSegments and a resolved context join', () => {
       [oneHot(none), oneHot(cls('suicidal_intent'))],
     );
     expect(score.verdict?.category).toBe('suicidal_intent');
+  });
+});
+
+describe('RedFlagScreen and a resolved follow-up (ADR 0428)', () => {
+  // An encoder under which every text reads as an unresponsive person: only the resolution signal lets these through.
+  const alarmed: TextEmbedder = {
+    warm: async () => undefined,
+    embed: async (texts) => texts.map(() => oneHot(classIndex('unresponsive'))),
+  };
+  const build = async (): Promise<RedFlagScreen> => {
+    const screen = new RedFlagScreen({
+      embedder: alarmed,
+      model: toySemanticModel({
+        messageThreshold: 0.6,
+        sentenceThreshold: 0.8,
+        highCost: { classes: ['suicidal_intent', 'self_harm'], threshold: 0.5 },
+      }),
+    });
+    await screen.ready;
+    return screen;
+  };
+
+  it('answers a follow-up that says the scare is over, though every segment reads as an emergency', async () => {
+    const screen = await build();
+    expect(await screen.screen('Never mind, he had dozed off with the telly on.', scare)).toBeNull();
+    // the same words without the earlier turns are no follow-up, and the same follow-up with a relapse refuses
+    expect(await screen.screen('Never mind, he had dozed off with the telly on.')).not.toBeNull();
+    expect(await screen.screen('Never mind. Now he will not wake up again.', scare)).not.toBeNull();
+  });
+
+  it('reads the rules on the latest message alone: a cue completed by an earlier turn no longer refuses', async () => {
+    const screen = await build();
+    const earlier = ['I am 9 weeks pregnant'];
+    const latest = 'all good now, the bleeding was only from a scratch on my leg';
+    expect(detectRedFlagRule(latest, earlier)).not.toBeNull();
+    expect(await screen.screen(latest, earlier)).toBeNull();
+  });
+
+  it('still refuses a new danger the rules see in the latest message itself', async () => {
+    const screen = await build();
+    const hit = await screen.screen(
+      'False alarm about the rash. Separately, my dad is slurring his words and his face has dropped on one side.',
+      scare,
+    );
+    expect(hit?.category).toBe('stroke_fast');
   });
 });

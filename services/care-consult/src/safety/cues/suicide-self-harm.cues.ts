@@ -70,9 +70,28 @@ export const SUICIDE_CUES: readonly CueSpec[] = [
   { id: 'sui.jump', re: '(?:going|about|want|ready) to jump', stems: words('jump'), intent: true },
   {
     id: 'sui.method',
-    re: `how many${gap(3)} (?:would it take|does it take|will it take|to take|needed) to (?:kill|die|end)|(?:pills|tablets|paracetamol)${gap(4)} (?:to )?(?:kill me|kill myself|die|end it)`,
+    re: `how many${gap(3)} (?:would it take|does it take|will it take|to take|needed) to (?:kill|die|end)|(?:pills|tablets|paracetamol)${gap(4)} (?:to )?(?:kill me|kill myself|die|end it|not wake up|never wake up)`,
     stems: words('many pills tablets paracetamol'),
     selfDirected: true,
+    intent: true,
+  },
+  // ADR 0428: how long a method takes ("how long does it take to die from slitting your wrists")
+  {
+    id: 'sui.method_time',
+    re: `how long (?:does|would|will|did) it take (?:for (?:me|someone|you) )?to (?:die|bleed out) (?:from|by|after|if (?:i|you))${gap(2)} (?:slitting|cutting|slit|cut|hanging|hang|overdosing|overdose|taking|swallowing|jumping|drowning|suffocating)`,
+    stems: words('long'),
+    selfDirected: true,
+    intent: true,
+  },
+  // ADR 0428: the means set aside ("the tablets lined up", "I've been saving up my pills")
+  {
+    id: 'sui.stock',
+    re: `(?:pills|tablets|meds|medication|paracetamol|painkillers)${gap(2)} (?:lined up|counted out|all saved up|saved up|stockpiled|hoarded)|(?:saving|saved|stockpiling|stockpiled|hoarding|hoarded) (?:up )?(?:my |the |all my |all the |some of my )?(?:pills|tablets|meds|medication|paracetamol|painkillers)`,
+    stems: words(
+      'pills tablets meds medication paracetamol painkillers saving saved stockpiling stockpiled hoarding hoarded',
+    ),
+    // a household's supply, not means set aside: "stockpiling paracetamol because of the shortage"
+    unless: /\b(shortages?|in case|expiry|expire|because of|for the (winter|trip|holiday|holidays))\b/,
     intent: true,
   },
 ];
