@@ -2,7 +2,7 @@
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + blind-dev.jsonl +
 // blind1-spent.jsonl + blind2-spent.jsonl + blind3-spent.jsonl (never holdout.jsonl, train-hard.jsonl,
-// blind4-spent and blind5-spent (not yet) or blind6-final; ADR 0418). Thresholds and the veto level are picked by 5-fold cross-validation over the four blind
+// blind4-spent to blind6-spent (not yet) or blind7-final; ADR 0418). Thresholds and the veto level are picked by 5-fold cross-validation over the four blind
 // development sets (each fold scored by a model trained without it): the best cross-validated recall whose
 // false-positive rate stays within MAX_FPR, that refuses no more than EVERYDAY_MAX of the everyday messages and
 // answers every ordinary.jsonl (everyday-set.mjs; both scored by the model trained on everything, which never saw
