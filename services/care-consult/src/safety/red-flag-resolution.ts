@@ -49,7 +49,7 @@ const RESOLUTION: readonly RegExp[] = [
   new RegExp(
     `(?:^|\\/ )(?:never mind|nevermind|scratch that|ignore (?:that|me|my last (?:message|question|one))|my mistake|sorry to (?:panic|worry|scare|alarm) you)${CLAUSE_END}`,
   ),
-  new RegExp(`(?:^|\\/ )all (?:good|ok|okay|fine|well)(?: now| here| again)?${CLAUSE_END}`),
+  new RegExp(`(?:^|\\/ )all (?:good|ok|okay|fine|well|sorted)(?: now| here| again)?${CLAUSE_END}`),
   // "I am safe now", "he is stable on the ward", "she is stable now" (not "fine now": a child who swallowed a
   // battery looks fine)
   /\b(?:i am|he is|she is|they are|we are|we are all|everyone is) (?:safe|stable)(?: now| again| on the ward| in hospital)?\b/,
@@ -68,12 +68,25 @@ const RESOLUTION: readonly RegExp[] = [
   /\b(?:back|got|came|come|are|is|am) home from (?:the )?(?:hospital|a e|a and e|ae|er|emergency|urgent care|walk in|the walk in)\b/,
   /\b(?:been|was|were|got) (?:checked|seen|checked over|looked at|examined|assessed) (?:over )?(?:by|at|in) (?:the |a )?(?:hospital|doctors?|gp|paramedics?|a e|a and e|ae|nurse|midwife|triage|maternity|er)\b/,
   /\b(?:ambulance|paramedics?|crew) (?:came and )?(?:took|have taken|has taken) (?:him|her|them|me|us) in\b/,
-  /\b(?:paramedics?|ambulance|crew|doctors?|gp|nurse|midwife|hospital|a e|a and e|consultant|111|they)(?: [a-z0-9]+){0,3}? (?:said|say|says|told (?:us|me|him|her)) (?:that )?(?:it is|it was|he is|she is|they are|i am) (?:fine|ok|okay|nothing|a panic attack|an? (?:simple )?faint|anxiety|a virus|a migraine|dehydration|just)\b/,
+  /\bout of (?:the )?(?:hospital|a e|a and e|ae)(?: now)?\b/,
+  // a professional has seen them: "the gp saw her this afternoon", "the midwife checked"
+  new RegExp(
+    `\\b(?:gp|doctors?|nurse|paramedics?|midwife|consultant|pharmacist) (?:saw|has seen|have seen|checked|has checked|examined|assessed)(?: (?:him|her|them|me|us|the baby))?(?: over| out)?(?: this (?:morning|afternoon|evening)| today)?${CLAUSE_END}`,
+  ),
+  // a test came back clear: "the ctg was perfect", "throat swab negative", "bloods came back normal"
+  /\b(?:tests?|bloods?|blood tests?|ecg|ctg|scan|scans|swab|x ray|xray|ct|mri|urine test)(?: (?!not\b|no\b|never\b)[a-z]+)? (?:was|were|is|are|came back|come back|showed nothing|all)? ?(?:fine|normal|perfect|clear|negative|all clear|ok|okay)\b/,
+  // the glass test passed: "the rash faded under the glass", "the glass test showed the spots fade"
+  /\b(?:rash|spots|marks|dots) (?:faded|fades|fade|went|goes|disappeared|disappears)(?: away)? (?:under|with) (?:the|a) glass\b|\bglass test (?:showed|shows|showed that|shows that) (?:the )?(?:rash|spots|marks|dots)? ?(?:fade|faded|fades|disappear|disappeared|go away|went away)\b/,
+  // "turns out she had just put her phone on silent", "coughed the sweet out"
+  /\b(?:turns out|turned out) (?:he|she|they|it) (?:had |was |were |is )?(?:just|only)\b/,
+  /\bcoughed (?:it|the [a-z]+|[a-z]+) (?:out|up)(?: (?:on (?:her|his|their) own|by (?:herself|himself|themselves)|straight away))?\b/,
+  /\b(?:i am|he is|she is|they are|we are) breathing (?:normally|fine|properly|ok|okay)\b/,
+  /(?:\b(?:paramedics?|ambulance|crew|doctors?|gp|nurse|midwife|hospital|a e|a and e|consultant|111|they)(?: (?:[a-z0-9]+|,)){0,4}?|(?:^|\/)) (?:said|say|says|told (?:us|me|him|her)) (?:that )?(?:it is|it was|he is|she is|they are|i am) (?:fine|ok|okay|nothing|a panic attack|an? (?:simple )?faint|anxiety|a virus|a migraine|dehydration|just)\b/,
 ];
 
 // Anything that says the danger is back, worse or ongoing: the join keeps its vote.
 const RELAPSE =
-  /\b(?:again|worse|worsening|still|but|however|although|though|except|started|starting|restarted|returned|come back|came back|coming back|another|anymore|any more|not breathing|collapsed|unconscious|wont wake|will not wake|cannot wake|cant wake)\b/;
+  /\b(?:(?<!\b(?:normally|normal|fine|ok|okay|well|himself|herself|themselves|myself|properly) )again|worse|worsening|still|but|however|although|though|except|started|starting|restarted|returned|come back|came back|coming back|another|anymore|any more|not breathing|collapsed|unconscious|wont wake|will not wake|cannot wake|cant wake)\b/;
 // "should I still log it?" asks about a record, not an ongoing danger.
 const STILL_QUESTION = /\b(?:should|do|can|could) (?:i|we) still\b/g;
 // A resolution inside a question or condition is not a statement that it is over.

@@ -141,10 +141,20 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
 
   direct('seizure', ...SEIZING),
   both('seizure', ['sz.jerk'], ['sz.eyes', 'sign.floor', 'unr.noresponse']),
+  // a fit with a fever (febrile convulsion): "toddler with a high temperature went stiff and jerky" (ADR 0428)
+  both('seizure', ['sz.jerk'], ['sign.fever']),
   both('seizure', ['sz.shake'], ['sz.eyes', 'sz.foam']),
   both('seizure', ['sz.shake'], ['sign.floor'], ['unr.noresponse', 'sz.eyes']),
 
-  direct('unresponsive', 'unr.noresponse', 'unr.unconscious', 'unr.collapse', 'unr.nobreath', 'unr.defib'),
+  direct(
+    'unresponsive',
+    'unr.noresponse',
+    'unr.unconscious',
+    'unr.collapse',
+    'unr.nobreath',
+    'unr.defib',
+    'unr.still',
+  ),
 
   direct('stroke_fast', 'stroke.claim', 'stroke.face', 'stroke.oneside', 'stroke.speech', 'stroke.vision'),
   both('stroke_fast', ['stroke.arm'], ['stroke.sudden', 'stroke.cannot_speak', 'sign.confused']),

@@ -26,6 +26,11 @@ describe('red-flag detector: what it fires on', () => {
     // ADR 0428 suicide-method cues, written for this test
     ['roughly how many sleeping tablets would be enough to never wake up?', 'suicidal_intent'],
     ['he is having a seizure right now, tell me what to do so I am ready', 'seizure'],
+    // ADR 0428 sign cues, written for this test
+    ['there has been a squeezing in my chest since lunch and I feel clammy', 'heart_attack'],
+    ['my little girl is burning up and just went stiff and jerky on the sofa', 'seizure'],
+    ['a dark red blotch is spreading on her tummy and she is very drowsy', 'meningitis'],
+    ['a man is lying by the bus stop not moving or talking', 'unresponsive'],
     ['I want to end my life, I have a plan just in case', 'suicidal_intent'],
     ['how long would it take to die from cutting my wrists in the bath', 'suicidal_intent'],
     ["I've been saving up my tablets for weeks and I know which night", 'suicidal_intent'],
@@ -128,6 +133,9 @@ describe('red-flag detector: what it must not fire on', () => {
         'how long does it take for a cut on my wrist to heal',
         'how many tablets can I take in a day for a headache',
         "we've been stockpiling paracetamol because of the shortage on the news",
+        'lying on the sofa not moving all day, best Sunday ever',
+        'my dog keeps making jerky movements in his sleep',
+        'a purple patch of lavender in the garden',
       ],
     ],
     [

@@ -37,6 +37,15 @@ describe('resolvesEarlierScare', () => {
     "We're back home from A&E with some antibiotics.",
     'She has been checked over by the paramedics and is asleep in her own bed.',
     'The nurse rang back and said it is fine to wait for the GP in the morning.',
+    'All sorted, he was hiding in the shed.',
+    "We're out of hospital now with a follow-up next week.",
+    'The GP saw him this afternoon.',
+    'The ECG was normal and the doctor let us go.',
+    'The rash faded under the glass straight away.',
+    'Turns out she had just turned her phone off.',
+    'He coughed the grape out by himself.',
+    'She is breathing normally again and chatting.',
+    'The nurse rang back, said it was a faint from standing too long.',
   ])('reads a resolved scare: %s', (latest) => {
     expect(resolvesEarlierScare(latest, scare)).toBe(true);
   });
@@ -70,6 +79,12 @@ describe('resolvesEarlierScare', () => {
     'the doctor said it was a stroke',
     'the pain has gone',
     'is he safe now?',
+    'the scan was not normal',
+    'the ECG not clear, they want to keep him',
+    'the rash did not fade under the glass',
+    'he stopped breathing again',
+    'turns out he had taken all of his tablets',
+    'she said it was just indigestion but she is grey and sweaty',
     // nothing to do with a resolution
     'my chest is crushing and I am sweating',
     '',

@@ -103,6 +103,13 @@ export const UNRESPONSIVE_CUES: readonly CueSpec[] = [
     firm: true,
   },
   {
+    // ADR 0428: "lying on the road not moving or talking", "slumped in the car, motionless"
+    id: 'unr.still',
+    re: `(?:lying|lay|laid|slumped|sprawled)${gap(5)} (?:not moving|motionless)|not (?:moving|responding) (?:or|and|nor) (?:talking|speaking|responding|breathing|waking)`,
+    stems: words('lying lay laid slumped sprawled moving responding'),
+    unless: /\b(sofa|couch|bed|all day|lazy|hangover|hungover|sunbathing|beach|yoga|lol)\b/,
+  },
+  {
     id: 'unr.passedout',
     re: 'passed out|blacked out|fainted|collapsed',
     stems: words('passed blacked fainted collapsed'),

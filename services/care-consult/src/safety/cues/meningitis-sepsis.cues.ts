@@ -11,7 +11,7 @@ export const MENINGITIS_CUES: readonly CueSpec[] = [
   },
   {
     id: 'men.purple',
-    re: '(?:purple|purplish|pinprick|pin prick|petechial|bruise like|dark red) (?:rash|spots|dots|marks|blotches)|petechiae',
+    re: '(?:purple|purplish|pinprick|pin prick|petechial|bruise like|dark red) (?:rash|spots|dots|marks|mark|blotches|blotch|patch|patches)|petechiae',
     stems: words('purple purplish pinprick pin petechial petechiae bruise dark'),
   },
   {

@@ -81,8 +81,8 @@ export const SEIZURE_CUES: readonly CueSpec[] = [
   },
   {
     id: 'sz.jerk',
-    re: 'jerking|thrashing|shaking all over|shaking uncontrollably|shaking violently|twitching all over|stiffened|went stiff',
-    stems: words('jerking thrashing shaking twitching stiffened stiff'),
+    re: 'jerking|thrashing|shaking all over|shaking uncontrollably|shaking violently|twitching all over|stiffened|went stiff|stiff and jerky|jerky movements',
+    stems: words('jerking thrashing shaking twitching stiffened stiff jerky'),
   },
   {
     id: 'sz.shake',

@@ -77,7 +77,7 @@ export const HEART_CUES: readonly CueSpec[] = [
   },
   {
     id: 'heart.chest',
-    re: `chest (?:pain|pains|hurts|hurting|is hurting|has been hurting|pressure|discomfort|ache|aches|aching|feels heavy|is heavy|heaviness)|(?:pain|pressure|ache|discomfort|heaviness) in (?:my|his|her|the|their) chest|(?:painful|sore|heavy|aching|tight) chest|chest${gap(2)} (?:hurts|hurting|aching|painful|sore|tight|tightness)|(?:band|pressure|tightness|weight) (?:around|across|on) (?:my|his|her|their) chest`,
+    re: `chest (?:pain|pains|hurts|hurting|is hurting|has been hurting|pressure|discomfort|ache|aches|aching|feels heavy|is heavy|heaviness)|(?:pain|pressure|ache|discomfort|heaviness|squeezing|squeeze|crushing|tightness|tight feeling|pressing) in (?:my|his|her|the|their) chest|(?:painful|sore|heavy|aching|tight) chest|chest${gap(2)} (?:hurts|hurting|aching|painful|sore|tight|tightness)|(?:band|pressure|tightness|weight) (?:around|across|on) (?:my|his|her|their) chest`,
     stems: words('chest'),
   },
   {
