@@ -1,9 +1,9 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + blind-dev.jsonl +
-// blind1-spent.jsonl + blind2-spent.jsonl + blind3-spent.jsonl (never holdout.jsonl, train-hard.jsonl,
-// blind4-spent to blind6-spent (not yet) or blind7-final; ADR 0418). Thresholds and the veto level are picked by 5-fold cross-validation over the four blind
-// development sets (each fold scored by a model trained without it): the best cross-validated recall whose
+// blind1-spent.jsonl to blind6-spent.jsonl (never holdout.jsonl, train-hard.jsonl or blind7-final; ADR 0418, 0428).
+// Thresholds and the veto level are picked by 5-fold cross-validation over the seven blind development sets (each
+// fold scored by a model trained without it): the best cross-validated recall whose
 // false-positive rate stays within MAX_FPR, that refuses no more than EVERYDAY_MAX of the everyday messages and
 // answers every ordinary.jsonl (everyday-set.mjs; both scored by the model trained on everything, which never saw
 // them; ADR 0414). A context join marked `resolved` (ADR 0418) is scored as the screen scores it. The shipped
@@ -37,7 +37,15 @@ const HELD_OUT = HOLD_OUT_SPENT ? 'blind1-spent.jsonl' : process.env.RF_HOLD_OUT
 const CV_FILES = (
   HOLD_OUT_SPENT
     ? ['blind-dev.jsonl']
-    : list('RF_CV', ['blind-dev.jsonl', 'blind1-spent.jsonl', 'blind2-spent.jsonl', 'blind3-spent.jsonl'])
+    : list('RF_CV', [
+        'blind-dev.jsonl',
+        'blind1-spent.jsonl',
+        'blind2-spent.jsonl',
+        'blind3-spent.jsonl',
+        'blind4-spent.jsonl',
+        'blind5-spent.jsonl',
+        'blind6-spent.jsonl',
+      ])
 ).filter((f) => f !== HELD_OUT);
 const FOLDS = 5;
 const KNN_K = 7;

@@ -23,6 +23,9 @@ export const SEMANTIC_TRAINING_FILES = [
   'blind1-spent.jsonl',
   'blind2-spent.jsonl',
   'blind3-spent.jsonl',
+  'blind4-spent.jsonl',
+  'blind5-spent.jsonl',
+  'blind6-spent.jsonl',
 ] as const;
 
 /** Ordinary messages the screen must answer at any operating point the trainer picks (ADR 0414). */
