@@ -1,7 +1,8 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + blind-dev.jsonl +
-// blind1-spent.jsonl to blind6-spent.jsonl (never holdout.jsonl, train-hard.jsonl or blind7-final; ADR 0418, 0428).
+// blind1-spent.jsonl to blind6-spent.jsonl (never holdout.jsonl, train-hard.jsonl, blind7-spent (not yet) or
+// blind8-final; ADR 0418, 0428).
 // Thresholds and the veto level are picked by 5-fold cross-validation over the seven blind development sets (each
 // fold scored by a model trained without it): the best cross-validated recall whose
 // false-positive rate stays within MAX_FPR, that refuses no more than EVERYDAY_MAX of the everyday messages and
