@@ -1,9 +1,9 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
-// services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + blind-dev.jsonl +
-// blind1-spent.jsonl to blind6-spent.jsonl (never holdout.jsonl, train-hard.jsonl, blind7-spent (not yet) or
-// blind8-final; ADR 0418, 0428).
-// Thresholds and the veto level are picked by 5-fold cross-validation over the seven blind development sets (each
+// services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + train-v5-hard.jsonl +
+// train-v5-voices.jsonl + blind-dev.jsonl + blind1-spent.jsonl to blind7-spent.jsonl (never holdout.jsonl,
+// train-hard.jsonl or blind8-final; ADR 0418, 0428, 0429).
+// Thresholds and the veto level are picked by 5-fold cross-validation over the eight blind development sets (each
 // fold scored by a model trained without it): the best cross-validated recall whose
 // false-positive rate stays within MAX_FPR, that refuses no more than EVERYDAY_MAX of the everyday messages and
 // answers every ordinary.jsonl (everyday-set.mjs; both scored by the model trained on everything, which never saw
@@ -46,6 +46,7 @@ const CV_FILES = (
         'blind4-spent.jsonl',
         'blind5-spent.jsonl',
         'blind6-spent.jsonl',
+        'blind7-spent.jsonl',
       ])
 ).filter((f) => f !== HELD_OUT);
 const FOLDS = 5;

@@ -13,12 +13,14 @@ export const RED_FLAG_DATA_DIR = resolve(__dirname, '../../data/red-flags');
 
 /**
  * The files the shipped semantic model is trained on, in the order `bench/red-flags/train-semantic.mjs` hashes them
- * into the model's `trainedOn` (ADR 0414, 0418). Never holdout.jsonl, train-hard.jsonl, ordinary.jsonl or a final set.
+ * into the model's `trainedOn` (ADR 0414, 0418, 0429). Never holdout.jsonl, train-hard.jsonl, ordinary.jsonl or a final set.
  */
 export const SEMANTIC_TRAINING_FILES = [
   'labelled.jsonl',
   'train.jsonl',
   'train-v4.jsonl',
+  'train-v5-hard.jsonl',
+  'train-v5-voices.jsonl',
   'blind-dev.jsonl',
   'blind1-spent.jsonl',
   'blind2-spent.jsonl',
@@ -26,6 +28,7 @@ export const SEMANTIC_TRAINING_FILES = [
   'blind4-spent.jsonl',
   'blind5-spent.jsonl',
   'blind6-spent.jsonl',
+  'blind7-spent.jsonl',
 ] as const;
 
 /** Ordinary messages the screen must answer at any operating point the trainer picks (ADR 0414). */
