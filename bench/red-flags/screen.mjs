@@ -2,9 +2,9 @@
 // a one-regex keyword baseline scored in the same run: per-category refusal recall, overall recall and
 // false-positive rate, then per-message screening latency (p50/p99, wall and CPU) with the semantic stage.
 // Run after building care-consult:
-//   node bench/red-flags/screen.mjs                   # blind-dev, blind1..7-spent, labelled, holdout
+//   node bench/red-flags/screen.mjs                   # blind-dev, blind1..8-spent, labelled, holdout
 //   node bench/red-flags/screen.mjs --set blind-dev   # one development set (repeatable); --misses lists the errors
-//   node bench/red-flags/screen.mjs --final           # ONLY blind8-final.jsonl: run exactly once, when the code is final
+//   node bench/red-flags/screen.mjs --final           # ONLY blind9-final.jsonl: run exactly once, when the code is final
 // Targets: recall >= 0.99 overall and >= 0.97 per category, FP rate <= 0.02, p99 < 15 ms per message.
 // Latency: each case's earlier turns are screened first, untimed, as the chat did when they were the latest message
 // (their vectors are then in the encoder's cache, as in a real conversation); the latest message is timed.
@@ -31,10 +31,11 @@ const DEV_SETS = [
   'blind5-spent.jsonl',
   'blind6-spent.jsonl',
   'blind7-spent.jsonl',
+  'blind8-spent.jsonl',
   'labelled.jsonl',
   'holdout.jsonl',
 ];
-const FINAL = 'blind8-final.jsonl';
+const FINAL = 'blind9-final.jsonl';
 const args = process.argv.slice(2);
 const picked = args.flatMap((a, i) =>
   a === '--set' ? [`${args[i + 1].replace(/\.jsonl$/, '')}.jsonl`] : [],

@@ -2,7 +2,7 @@
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + train-v5-hard.jsonl +
 // train-v5-voices.jsonl + blind-dev.jsonl + blind1-spent.jsonl to blind7-spent.jsonl (never holdout.jsonl,
-// train-hard.jsonl or blind8-final; ADR 0418, 0428, 0429).
+// train-hard.jsonl or blind9-final; ADR 0418, 0428, 0429).
 // Thresholds and the veto level are picked by 5-fold cross-validation over the eight blind development sets (each
 // fold scored by a model trained without it): the best cross-validated recall whose
 // false-positive rate stays within MAX_FPR, that refuses no more than EVERYDAY_MAX of the everyday messages and
