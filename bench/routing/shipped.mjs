@@ -12,8 +12,8 @@ export const serviceRequire = createRequire(path.join(service, 'package.json'));
 export const dist = (p) => serviceRequire(path.join(service, 'dist', p));
 
 /**
- * The routing sets: dev, spent, spent2, spent3 and own may be read and trained on (spent3 was the third final set,
- * reported once, ADR 0417); final is the frozen blind4 set, run once.
+ * The routing sets: dev, spent, spent2, spent3, spent4 and own may be read and trained on (spent3 and spent4 were the
+ * third and fourth final sets, reported once, ADR 0417 and 0433); final is the next frozen blind set, run once.
  */
 export const SET_FILES = {
   dev: path.join(service, 'data/routing/blind-dev.jsonl'),
@@ -21,7 +21,16 @@ export const SET_FILES = {
   spent: path.join(service, 'data/routing/blind1-spent.jsonl'),
   spent2: path.join(service, 'data/routing/blind2-spent.jsonl'),
   spent3: path.join(service, 'data/routing/blind3-spent.jsonl'),
-  final: path.join(service, 'data/routing/blind4-final.jsonl'),
+  spent4: path.join(service, 'data/routing/blind4-spent.jsonl'),
+  final: path.join(service, 'data/routing/blind5-final.jsonl'),
+};
+
+/**
+ * Training-only sets: labelled messages written for training by writers who saw only the active agents list (ADR
+ * 0433). Always in the learned share's training, never held out or scored: they are not blind evaluation sets.
+ */
+export const TRAINING_ONLY_FILES = {
+  generated: path.join(service, 'data/routing/train-generated.jsonl'),
 };
 
 /** A logger that prints nothing (a bench prints its own tables). */

@@ -16,10 +16,19 @@
 //
 // --dry-run prints the figures and writes no model; --cache FILE keeps message vectors between runs (not committed);
 // --share W ships weight W instead of the flat leave-one-set-out pick (the shipped model is 1.5: ADR 0417, five sets).
+// Training-only sets (TRAINING_ONLY_FILES, ADR 0433) are in every model; --no-training-only leaves them out and
+// --no-nested skips the nested figures.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cachedEmbedder } from '../lib/embed-cache.mjs';
-import { SET_FILES, dist, serviceRequire, shippedCatalog, silentLogger } from './shipped.mjs';
+import {
+  SET_FILES,
+  TRAINING_ONLY_FILES,
+  dist,
+  serviceRequire,
+  shippedCatalog,
+  silentLogger,
+} from './shipped.mjs';
 
 const { AgentRouter, agentProfileTexts } = dist('chat/agent-router.js');
 const { learnedScorer, routingModelHash, wordBag, ROUTING_MODEL_PATH } = dist('chat/routing/learned.js');
@@ -41,6 +50,12 @@ const SETS = {
   own: SET_FILES.own,
 };
 const NAMES = Object.keys(SETS);
+// Training-only sets (ADR 0433): in every model's training, never held out or scored. --no-training-only leaves them
+// out, for the same-run comparison that decides whether they stay.
+const EXTRA = process.argv.includes('--no-training-only') ? {} : TRAINING_ONLY_FILES;
+const EXTRA_NAMES = Object.keys(EXTRA);
+// --no-nested skips nested leave-one-set-out (about four times the models) while iterating.
+const NESTED = !process.argv.includes('--no-nested');
 const EPOCHS = Number(process.env.EPOCHS ?? 150);
 const L2 = Number(process.env.L2 ?? 1e-4);
 const RATE = 0.05;
@@ -76,8 +91,9 @@ profileTexts.forEach((texts, i) =>
 
 // Set cases: the router's base scores (for measuring) and a training row (the best acceptable agent).
 const sets = {};
-for (const name of NAMES) {
-  const cases = readFileSync(SETS[name], 'utf8')
+const fileOf = (name) => SETS[name] ?? EXTRA[name];
+for (const name of [...NAMES, ...EXTRA_NAMES]) {
+  const cases = readFileSync(fileOf(name), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
@@ -161,7 +177,8 @@ function train(trainingRows) {
   };
 }
 
-const rowsOf = (names) => names.flatMap((n) => sets[n].map((c) => ({ y: c.y, v: c.v, words: c.words })));
+const rowsOf = (names) =>
+  [...names, ...EXTRA_NAMES].flatMap((n) => sets[n].map((c) => ({ y: c.y, v: c.v, words: c.words })));
 // Models trained on the catalog and every set but the excluded ones, each with its learned probabilities per case.
 const models = new Map();
 function modelWithout(excluded) {
@@ -185,7 +202,7 @@ const accuracy = (name, probs, share) =>
 const f = (x) => x.toFixed(3);
 
 console.log(
-  `${agents.length} agents, ${catalogRows.length} catalog texts; sets ${NAMES.map((n) => `${n} ${sets[n].length}`).join(', ')}`,
+  `${agents.length} agents, ${catalogRows.length} catalog texts; sets ${NAMES.map((n) => `${n} ${sets[n].length}`).join(', ')}; training only: ${EXTRA_NAMES.map((n) => `${n} ${sets[n].length}`).join(', ') || 'none'}`,
 );
 console.log(
   `base router (no learned share): ${NAMES.map((n) => `${n} ${f(accuracy(n, undefined, 0))}`).join(' ')}`,
@@ -193,7 +210,7 @@ console.log(
 const catalogOnly = modelWithout(NAMES);
 for (const share of SHARES)
   console.log(
-    `catalog texts only, share ${share}: ${NAMES.map((n) => `${n} ${f(accuracy(n, catalogOnly, share))}`).join(' ')}`,
+    `catalog texts${EXTRA_NAMES.length ? ' and training-only sets' : ''}, no development set, share ${share}: ${NAMES.map((n) => `${n} ${f(accuracy(n, catalogOnly, share))}`).join(' ')}`,
   );
 const loso = SHARES.map((share) => {
   const r = NAMES.map((n) => accuracy(n, modelWithout([n]), share));
@@ -203,7 +220,7 @@ const loso = SHARES.map((share) => {
   );
   return { share, mean };
 });
-const nested = NAMES.map((held) => {
+const nested = (NESTED ? NAMES : []).map((held) => {
   const inner = SHARES.map((share) => ({
     share,
     score: NAMES.filter((n) => n !== held).reduce(
@@ -213,9 +230,10 @@ const nested = NAMES.map((held) => {
   })).sort((a, b) => b.score - a.score || a.share - b.share)[0];
   return { held, share: inner.share, acc: accuracy(held, modelWithout([held]), inner.share) };
 });
-console.log(
-  `nested leave-one-set-out (share chosen without the held-out set): ${nested.map((x) => `${x.held} ${f(x.acc)} (share ${x.share})`).join(' ')} mean ${f(nested.reduce((a, x) => a + x.acc, 0) / nested.length)}`,
-);
+if (NESTED)
+  console.log(
+    `nested leave-one-set-out (share chosen without the held-out set): ${nested.map((x) => `${x.held} ${f(x.acc)} (share ${x.share})`).join(' ')} mean ${f(nested.reduce((a, x) => a + x.acc, 0) / nested.length)}`,
+  );
 const flat = [...loso].sort((a, b) => b.mean - a.mean || a.share - b.share)[0].share;
 console.log(`flat leave-one-set-out pick: share ${flat}`);
 const share = SHIPPED_SHARE ?? flat;
@@ -223,7 +241,7 @@ const model = train([...catalogRows, ...rowsOf(NAMES)]);
 model.weight = share;
 model.trainedOn = routingModelHash(
   agents.map((a) => ({ id: a.id, texts: agentProfileTexts(a) })),
-  NAMES.map((n) => readFileSync(SETS[n])),
+  [...NAMES, ...EXTRA_NAMES].map((n) => readFileSync(fileOf(n))),
 );
 const full = learnedScorer(model, ids);
 const fit = new Map(NAMES.flatMap((n) => sets[n].map((c) => [c, full.probabilities(c.v, c.words)])));

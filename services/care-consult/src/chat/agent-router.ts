@@ -287,8 +287,10 @@ export class AgentRouter {
       via: 'fallback',
       confidence: best.base,
       alternatives: closest,
-      // Too little meaning to name anyone: ask openly; a short but topical message names the two closest.
-      clarify: clarifyingQuestion(best.base >= this.settings.floor ? closest : []),
+      // Too little meaning to name anyone: ask openly; a short but topical message (some specialist's combined
+      // score reaches the floor) names the two closest by the fused score. With a large learned share the fused
+      // top may be an agent the words alone barely reach, so topical reads every agent, not just the top one.
+      clarify: clarifyingQuestion(scored.some((s) => s.base >= this.settings.floor) ? closest : []),
     };
   }
 

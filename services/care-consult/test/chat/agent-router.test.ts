@@ -314,6 +314,8 @@ describe('learned share (ADR 0417)', () => {
       'data/routing/blind2-spent.jsonl',
       'data/routing/blind3-spent.jsonl',
       '../../bench/routing/own-examples.jsonl',
+      // training-only (ADR 0433), after the development sets, as the trainer hashes them
+      'data/routing/train-generated.jsonl',
     ].map((f) => readFileSync(path.join(service, f)));
     const agents = catalog.activeAgents().map((a) => ({ id: a.id, texts: agentProfileTexts(a) }));
     const model = loadRoutingModel(ROUTING_MODEL_PATH);
