@@ -12,8 +12,8 @@
 // --set spent2: data/routing/blind2-spent.jsonl, the second final set; reported once (ADR 0416), now a development set.
 // --set spent3: data/routing/blind3-spent.jsonl, the third final set; reported once (ADR 0417), now a development set.
 // --set spent4: data/routing/blind4-spent.jsonl, the fourth final set; reported once (ADR 0433), now a development set.
-// --set final: the frozen data/routing/blind5-final.jsonl once a blind writer has written it. Run it ONCE, when the
-// router is final; never with --misses.
+// --set final: the frozen data/routing/blind5-final.jsonl (ADR 0433's next set). Run it ONCE, when the router is
+// final; never with --misses.
 // --no-learned: the router without its learned share (ADR 0417), to compare accuracy and time in like conditions.
 // The learned share is trained on dev, spent, spent2, spent3, own and the training-only generated set
 // (train-router.mjs, ADR 0433): on those its accuracy is in-sample.

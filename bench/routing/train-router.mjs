@@ -15,7 +15,7 @@
 //     node bench/routing/train-router.mjs [--dry-run] [--cache FILE] [--share W]
 //
 // --dry-run prints the figures and writes no model; --cache FILE keeps message vectors between runs (not committed);
-// --share W ships weight W instead of the flat leave-one-set-out pick (the shipped model is 1.5: ADR 0417, five sets).
+// --share W ships weight W instead of the flat leave-one-set-out pick (the shipped model is the pick, 3: ADR 0433).
 // Training-only sets (TRAINING_ONLY_FILES, ADR 0433) are in every model; --no-training-only leaves them out and
 // --no-nested skips the nested figures.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -92,7 +92,9 @@ profileTexts.forEach((texts, i) =>
 // Set cases: the router's base scores (for measuring) and a training row (the best acceptable agent).
 const sets = {};
 const fileOf = (name) => SETS[name] ?? EXTRA[name];
-for (const name of [...NAMES, ...EXTRA_NAMES]) {
+// Every set the shipped model trains on, in the order their bytes enter its hash.
+const TRAINED = [...NAMES, ...EXTRA_NAMES];
+for (const name of TRAINED) {
   const cases = readFileSync(fileOf(name), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
@@ -241,7 +243,7 @@ const model = train([...catalogRows, ...rowsOf(NAMES)]);
 model.weight = share;
 model.trainedOn = routingModelHash(
   agents.map((a) => ({ id: a.id, texts: agentProfileTexts(a) })),
-  [...NAMES, ...EXTRA_NAMES].map((n) => readFileSync(fileOf(n))),
+  TRAINED.map((n) => readFileSync(fileOf(n))),
 );
 const full = learnedScorer(model, ids);
 const fit = new Map(NAMES.flatMap((n) => sets[n].map((c) => [c, full.probabilities(c.v, c.words)])));
