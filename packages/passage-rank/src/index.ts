@@ -305,3 +305,52 @@ function promoteAsked<T extends { text: string; rank: number }>(question: string
   const promoted = { ...ranked[at], rank: top.rank };
   return [promoted, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }
+
+/**
+ * Weight of a subject's support in {@link rankDocuments}: the mean of the two best re-ranked scores among the
+ * recalled passages whose titles share the subject (ADR 0435; a subject with one passage counts half of it).
+ */
+const SUBJECT_WEIGHT = 0.25;
+
+/** A ranked document: its best passage, with the document's score as `rank`. */
+export type RankedDocument<T> = Ranked<T> & { support: number };
+
+/**
+ * Knowledge-base search results by document (ADR 0435): the passages re-ranked as {@link rankPassages} does, each
+ * lifted by the support of its title's subject among the recalled passages (several passages about the same
+ * condition make it likelier the question is about it), then one passage per document, the best. `documentOf`
+ * names a passage's document; a passage without one stands alone. Best first.
+ */
+export function rankDocuments<T extends { text: string; score?: number }>(
+  question: string,
+  passages: readonly T[],
+  documentOf: (passage: T) => string | undefined,
+  subjectWeight = SUBJECT_WEIGHT,
+): Array<RankedDocument<T>> {
+  const ranked = rankPassages(question, passages);
+  const subjectOf = (m: T, i: number): string =>
+    titleSubject(passageTitle(m.text)) || `\u0000${documentOf(m) ?? i}`;
+  const subjects = ranked.map(subjectOf);
+  const best = new Map<string, number[]>();
+  ranked.forEach((m, i) => {
+    const top = best.get(subjects[i]!) ?? [];
+    if (top.length < 2) top.push(m.rank);
+    best.set(subjects[i]!, top);
+  });
+  const scored = ranked
+    .map((m, i) => {
+      const [a = 0, b = 0] = best.get(subjects[i]!)!;
+      const support = (a + b) / 2;
+      return { m: { ...m, rank: m.rank + subjectWeight * support, support }, i };
+    })
+    .sort((x, y) => y.m.rank - x.m.rank || x.i - y.i);
+  const seen = new Set<string>();
+  const out: Array<RankedDocument<T>> = [];
+  for (const { m, i } of scored) {
+    const doc = documentOf(m) ?? `\u0000${i}`;
+    if (seen.has(doc)) continue;
+    seen.add(doc);
+    out.push(m);
+  }
+  return out;
+}

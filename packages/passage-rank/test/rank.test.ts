@@ -3,6 +3,7 @@ import {
   aspectsOf,
   candidatesFor,
   passageTitle,
+  rankDocuments,
   rankPassages,
   titleMatch,
   titleSubject,
@@ -106,5 +107,59 @@ describe('passage re-ranking by the aspect asked (ADR 0424)', () => {
     expect([...aspectsOf('Gallstones')]).toEqual([]);
     expect(titleSubject('What are the treatments for Gallstones ?')).toBe('gallstone');
     expect(titleSubject('How to diagnose Gallstones ?')).toBe('gallstone');
+  });
+});
+
+describe('knowledge-base results by document (ADR 0435)', () => {
+  const doc = (p: { id: string }) => p.id.split(':')[0];
+
+  it('keeps one passage per document, the best, with the re-ranked order', () => {
+    const ranked = rankDocuments(
+      'knee pain',
+      [
+        { id: 'a:0', text: 'Knee pain\n\nRest and ice.', score: 0.6 },
+        { id: 'a:1', text: 'Knee pain\n\nSee a physiotherapist.', score: 0.5 },
+        { id: 'b:0', text: 'Hip pain\n\nStretch.', score: 0.55 },
+      ],
+      doc,
+    );
+    expect(ranked.map((r) => r.id)).toEqual(['a:0', 'b:0']);
+  });
+
+  it('lifts a subject several recalled passages share over a lone passage that scored a little higher', () => {
+    const passages = [
+      { id: 'lone:0', text: 'Travel vaccinations\n\nBook them early.', score: 0.62 },
+      { id: 'gout-what:0', text: 'What is Gout ?\n\nA kind of arthritis.', score: 0.6 },
+      { id: 'gout-treat:0', text: 'What are the treatments for Gout ?\n\nMedicines and diet.', score: 0.58 },
+    ];
+    expect(rankPassages('my big toe is swollen and hot', passages)[0].id).toBe('lone:0');
+    const ranked = rankDocuments('my big toe is swollen and hot', passages, doc);
+    expect(ranked.map((r) => r.id)).toEqual(['gout-what:0', 'gout-treat:0', 'lone:0']);
+    expect(ranked[0].support).toBeCloseTo(0.59, 10);
+    // Without the subject's weight it is the passage ranking, one per document.
+    expect(rankDocuments('my big toe is swollen and hot', passages, doc, 0).map((r) => r.id)).toEqual([
+      'lone:0',
+      'gout-what:0',
+      'gout-treat:0',
+    ]);
+  });
+
+  it('returns each document once, best first, from the passages given (property)', () => {
+    const passage = fc.record({
+      id: fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.nat(3)).map(([d, n]) => `${d}:${n}`),
+      text: fc
+        .tuple(fc.constantFrom('Gout', 'What is Gout ?', 'Knee pain', ''), fc.string({ maxLength: 30 }))
+        .map(([t, b]) => (t ? `${t}\n\n${b}` : b)),
+      score: fc.double({ min: 0, max: 1, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.array(passage, { maxLength: 12 }), (q, ps) => {
+        const ranked = rankDocuments(q, ps, doc);
+        expect(ranked.map(doc).sort()).toEqual([...new Set(ps.map(doc))].sort());
+        for (const r of ranked) expect(ps.some((p) => p.id === r.id && p.text === r.text)).toBe(true);
+        for (let i = 1; i < ranked.length; i++)
+          expect(ranked[i - 1].rank).toBeGreaterThanOrEqual(ranked[i].rank);
+      }),
+    );
   });
 });

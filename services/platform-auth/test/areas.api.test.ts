@@ -506,45 +506,53 @@ describeEachEngine('functional areas', (engine) => {
 
     it('searches the tenant knowledge base through the memory service, filtered to kb passages', async () => {
       const docId = '0b6f7a52-6a43-4a5e-9d55-2f1e3f3f1c11';
+      const otherDoc = '5d2c1e7a-8b9f-4c3d-a1e2-7f6b5a4c3d21';
       memory.state.status = 200;
       memory.state.recall = {
         results: [
           {
             id: `kb:${docId}:0`,
             text: 'Travel tips\n\nPack an opened insulin pen in hand luggage.',
-            score: 0.85,
+            score: 0.84,
           },
           {
-            id: `kb:${docId}:1`,
+            id: `kb:${otherDoc}:1`,
             text: 'Insulin storage\n\nAn opened pen keeps 28 days at room temperature.',
             score: 0.8,
+          },
+          {
+            id: `kb:${docId}:2`,
+            text: 'Travel tips\n\nCarry a letter from your clinic.',
+            score: 0.3,
           },
           { id: 'not-a-kb-memory', text: 'something else', score: 0.5 },
         ],
       };
       const before = memory.calls.length;
       const res = await request(h.app)
-        .get('/api/v1/kb/search?q=opened%20insulin%20pen&limit=2')
+        .get('/api/v1/kb/search?q=opened%20insulin%20pen&limit=3')
         .set(as(viewer));
       memory.state.recall = undefined;
       expect(res.status).toBe(200);
       // Re-ranked (ADR 0422): the passage whose title matches the question (2 of 5 words: + 0.3 x 0.4) goes first.
+      // Each then gains a quarter of its subject's support, the mean of the subject's two best scores (ADR 0435:
+      // 0.92 + 0.25 x 0.46; 0.84 + 0.25 x (0.84 + 0.3) / 2), and a document appears once, by its best passage.
       expect(res.body).toEqual({
         query: 'opened insulin pen',
         items: [
           {
-            documentId: docId,
+            documentId: otherDoc,
             passage: 1,
             title: 'Insulin storage',
             text: 'An opened pen keeps 28 days at room temperature.',
-            score: 0.92,
+            score: 1.035,
           },
           {
             documentId: docId,
             passage: 0,
             title: 'Travel tips',
             text: 'Pack an opened insulin pen in hand luggage.',
-            score: 0.85,
+            score: 0.9825,
           },
         ],
       });

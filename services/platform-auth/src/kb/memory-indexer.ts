@@ -1,6 +1,6 @@
 import { MemoryCallError, type MemoryClient } from '@care/clients';
 import type { RememberBatchRequest } from '@care/contracts';
-import { candidatesFor, rankPassages } from '@care/passage-rank';
+import { candidatesFor, rankDocuments } from '@care/passage-rank';
 import type { Logger } from '@care/service-kit';
 
 /** Dependencies of {@link MemoryIndexer}: the memory service's client (its timeout bounds searches and removals). */
@@ -75,9 +75,12 @@ export interface KbHit {
   score: number;
 }
 
+/** A knowledge-base passage's memory id: `kb:<document id>:<passage number>`. */
+const KB_PASSAGE_ID = /^kb:([0-9a-f-]{36}):(\d+)$/;
+
 /** Reads a recalled knowledge-base memory back into document id, passage number, title and passage text. */
 function toKbHit(m: { id?: unknown; text?: unknown; score?: unknown }): KbHit | undefined {
-  const id = /^kb:([0-9a-f-]{36}):(\d+)$/.exec(String(m.id ?? ''));
+  const id = KB_PASSAGE_ID.exec(String(m.id ?? ''));
   if (!id || typeof m.text !== 'string') return undefined;
   const [title, ...rest] = m.text.split('\n\n');
   return {
@@ -218,9 +221,10 @@ export class MemoryIndexer {
       topK: candidatesFor(limit),
       filter: { tagsAny: ['kb'] },
     });
-    // Re-ranked by the title's match to the question (ADR 0422), the same order the chat's sources follow.
+    // Re-ranked by the title's match to the question (ADR 0422) and the support of its subject among the recalled
+    // passages, then one passage per document, the best (ADR 0435): a result list of documents, not of chunks.
     const recalled = results.filter((m) => typeof (m as { text?: unknown }).text === 'string');
-    return rankPassages(query, recalled)
+    return rankDocuments(query, recalled, (m) => KB_PASSAGE_ID.exec(String(m.id ?? ''))?.[1])
       .flatMap((m) => toKbHit({ ...m, score: Math.round(m.rank * 1e4) / 1e4 }) ?? [])
       .slice(0, limit);
   }
