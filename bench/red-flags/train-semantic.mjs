@@ -1,8 +1,9 @@
 // Trains the semantic stage of the red-flag screen over Universal Sentence Encoder lite vectors: a multinomial
 // logistic regression plus the exemplars of a nearest-neighbour vote (the stage averages the two), on
 // services/care-consult/data/red-flags/labelled.jsonl + train.jsonl + train-v4.jsonl + train-v5-hard.jsonl +
-// train-v5-voices.jsonl + blind-dev.jsonl + blind1-spent.jsonl to blind7-spent.jsonl (never holdout.jsonl,
-// train-hard.jsonl or blind9-final; ADR 0418, 0428, 0429).
+// train-v5-voices.jsonl + blind-dev.jsonl + blind1-spent.jsonl to blind8-spent.jsonl + train-v6a.jsonl +
+// train-v6b.jsonl (never holdout.jsonl, train-hard.jsonl or blind10-final; ADR 0418, 0428, 0429, 0434). blind8-spent
+// is trained on but not cross-validated on, so the folds stay those of ADR 0429.
 // Thresholds and the veto level are picked by 5-fold cross-validation over the eight blind development sets (each
 // fold scored by a model trained without it): the best cross-validated recall whose
 // false-positive rate stays within MAX_FPR, that refuses no more than EVERYDAY_MAX of the everyday messages and
@@ -324,10 +325,7 @@ function writeModel(jsonPath, binPath) {
 
 // Per file and category: the cross-validated refusal rate of the chosen thresholds.
 function printCrossValidated(choice) {
-  const fired = dev.map((c, i) => {
-    const probs = devProbs[i];
-    return firedAt(choice, i);
-  });
+  const fired = dev.map((_, i) => firedAt(choice, i));
   for (const file of CV_FILES) {
     const idx = dev.map((c, i) => i).filter((i) => dev[i].file === file);
     const line = [];

@@ -13,7 +13,7 @@ export const RED_FLAG_DATA_DIR = resolve(__dirname, '../../data/red-flags');
 
 /**
  * The files the shipped semantic model is trained on, in the order `bench/red-flags/train-semantic.mjs` hashes them
- * into the model's `trainedOn` (ADR 0414, 0418, 0429). Never holdout.jsonl, train-hard.jsonl, ordinary.jsonl or a final set.
+ * into the model's `trainedOn` (ADR 0414, 0418, 0429, 0434). Never holdout.jsonl, train-hard.jsonl, ordinary.jsonl or a final set.
  */
 export const SEMANTIC_TRAINING_FILES = [
   'labelled.jsonl',
@@ -29,6 +29,9 @@ export const SEMANTIC_TRAINING_FILES = [
   'blind5-spent.jsonl',
   'blind6-spent.jsonl',
   'blind7-spent.jsonl',
+  'blind8-spent.jsonl',
+  'train-v6a.jsonl',
+  'train-v6b.jsonl',
 ] as const;
 
 /** Ordinary messages the screen must answer at any operating point the trainer picks (ADR 0414). */
