@@ -216,6 +216,8 @@ export class SentenceEncoder {
 
 /** The part of `@energetic-ai/core` (tfjs) the loader uses. */
 interface TfjsLoader {
+  /** Resolves once the backend (WASM) has initialised; tensors made before that throw. */
+  ready(): Promise<void>;
   loadGraphModel(handler: unknown): Promise<unknown>;
   io: { fromMemory(artifacts: Record<string, unknown>): unknown };
 }
@@ -266,6 +268,9 @@ export async function loadUseLite(options: { keepWeightBuffer?: boolean } = {}):
     offset += sizes[i]!;
   }
   const vocabulary = JSON.parse(await readFile(join(dir, 'vocab.json'), 'utf8')) as unknown;
+  // The WASM backend compiles asynchronously. On a busy machine it can still be initialising when the weights are
+  // read, and the first tensor then throws "Backend 'wasm' has not yet been initialized".
+  await core.ready();
   const graph = await core.loadGraphModel(
     core.io.fromMemory({
       modelTopology: json.modelTopology,
