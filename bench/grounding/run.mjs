@@ -11,7 +11,7 @@
 // Usage: node bench/grounding/run.mjs [--sample N] [--final] [--keep DIR | --reuse DIR]
 //   Question sets, all asked after ONE ingestion: a seeded sample of N MedQuAD questions (default 400; 0 = all
 //   3,878) scored on their own QA pair, and the development sets bench/grounding/consumer-dev.jsonl and
-//   consumer-spent1.jsonl and consumer-spent2.jsonl; --final also asks consumer-blind3-final.jsonl (run it once, when
+//   consumer-spent1.jsonl, consumer-spent2.jsonl and consumer-spent3.jsonl; --final also asks consumer-blind4-final.jsonl (run it once, when
 //   the code is final; never tune on it; when the file is missing, --final says so and stops).
 //   Ingesting the corpus takes tens of minutes on a busy 2-core machine (the sentence encoder embeds ~12,000
 //   passages), so --keep DIR puts memory's and platform-auth's embedded databases in DIR (with state.json: secrets,
@@ -45,7 +45,7 @@ const reuseDir = option('--reuse');
 const corpusFile = process.env.MEDQUAD_PATH ?? '/work/shared/data/medquad/medquad-dev.jsonl';
 const concurrency = Number(process.env.INGEST_CONCURRENCY ?? 8);
 // The blind set --final asks (run it once, when the code is final; never tune on it).
-const finalFile = path.join(here, 'consumer-blind3-final.jsonl');
+const finalFile = path.join(here, 'consumer-blind4-final.jsonl');
 if (flag('--final') && !existsSync(finalFile)) {
   console.error(`--final: ${path.relative(root, finalFile)} does not exist; nothing run`);
   process.exit(2);
@@ -185,8 +185,9 @@ const sets = [
   { name: 'consumer-spent1.jsonl', questions: asSet(path.join(here, 'consumer-spent1.jsonl')) },
   // consumer-blind2-final.jsonl was reported once (ADR 0424) and is spent too.
   { name: 'consumer-spent2.jsonl', questions: asSet(path.join(here, 'consumer-spent2.jsonl')) },
+  { name: 'consumer-spent3.jsonl', questions: asSet(path.join(here, 'consumer-spent3.jsonl')) },
   ...(flag('--final')
-    ? [{ name: 'consumer-blind3-final.jsonl (run once)', questions: asSet(finalFile) }]
+    ? [{ name: 'consumer-blind4-final.jsonl (run once)', questions: asSet(finalFile) }]
     : []),
   // Questions the corpus does not answer (pets, cars, money, home; off-topic-2 adds cosmetics, travel documents,
   // nutrition trivia and fitness gear): the chat must say it found nothing, not cite.
