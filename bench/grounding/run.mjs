@@ -83,7 +83,9 @@ async function waitFor(url, ms = 300000) {
   while (Date.now() < until) {
     try {
       if ((await fetch(url)).status < 500) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`not up: ${url}`);
