@@ -280,9 +280,9 @@ function platformAuthRoutes(o: PlatformAuthDocOptions): RouteDoc[] {
       path: '/api/v1/kb/search',
       tags: ['kb'],
       summary:
-        "Search the tenant's knowledge-base passages through the memory service (kb:read; 503 without memory)",
+        "Search the tenant's knowledge base through the memory service: one passage per document, the best (kb:read; 503 without memory)",
       query: SearchQuery,
-      responses: ok('Passages', KbSearchResult),
+      responses: ok('Passages, at most one per document', KbSearchResult),
     },
     {
       method: 'get',
