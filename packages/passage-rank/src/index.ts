@@ -328,9 +328,10 @@ export function rankDocuments<T extends { text: string; score?: number }>(
   subjectWeight = SUBJECT_WEIGHT,
 ): Array<RankedDocument<T>> {
   const ranked = rankPassages(question, passages);
-  const subjectOf = (m: T, i: number): string =>
-    titleSubject(passageTitle(m.text)) || `\u0000${documentOf(m) ?? i}`;
-  const subjects = ranked.map(subjectOf);
+  // Each passage's document (a passage without one stands alone) and subject (a passage whose title has none is
+  // its document's own subject); NUL never occurs in a subject, which is made of words.
+  const docs = ranked.map((m, i) => documentOf(m) ?? `\u0000${i}`);
+  const subjects = ranked.map((m, i) => titleSubject(passageTitle(m.text)) || `\u0000${docs[i]}`);
   const best = new Map<string, number[]>();
   ranked.forEach((m, i) => {
     const top = best.get(subjects[i]!) ?? [];
@@ -347,9 +348,8 @@ export function rankDocuments<T extends { text: string; score?: number }>(
   const seen = new Set<string>();
   const out: Array<RankedDocument<T>> = [];
   for (const { m, i } of scored) {
-    const doc = documentOf(m) ?? `\u0000${i}`;
-    if (seen.has(doc)) continue;
-    seen.add(doc);
+    if (seen.has(docs[i]!)) continue;
+    seen.add(docs[i]!);
     out.push(m);
   }
   return out;
