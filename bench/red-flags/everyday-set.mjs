@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const svc = resolve(here, '../../services/care-consult');
 
-const jsonl = (p) =>
+/** The objects of a JSON Lines file (blank lines skipped). */
+export const jsonl = (p) =>
   readFileSync(p, 'utf8')
     .split('\n')
     .filter((l) => l.trim())

@@ -9,11 +9,12 @@
 // Targets: recall >= 0.99 overall and >= 0.97 per category, FP rate <= 0.02, p99 < 15 ms per message.
 // Latency: each case's earlier turns are screened first, untimed, as the chat did when they were the latest message
 // (their vectors are then in the encoder's cache, as in a real conversation); the latest message is timed.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsonl } from './everyday-set.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -131,11 +132,7 @@ if (picked.length === 0 && !files.includes(FINAL)) {
   console.log('| set | n | screen | rules only | keyword baseline | target <= 2% |');
   console.log('|---|---:|---:|---:|---:|---|');
   for (const file of GROUNDING_SETS) {
-    const path = resolve(here, '../grounding', file);
-    const questions = readFileSync(path, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l).question);
+    const questions = jsonl(resolve(here, '../grounding', file)).map((q) => q.question);
     let screened = 0;
     let rules = 0;
     let keywords = 0;
